@@ -1,0 +1,136 @@
+#pragma once
+// The discrete-event simulator instance.
+//
+// Contract:
+// - Events are dispatched in (time, sequence number) order; the sequence number is assigned at
+//   scheduling, so events scheduled for the same instant run in the order they were scheduled.
+//   Nothing else (addresses, hashes, container order) ever influences the order.
+// - Time never goes backwards: scheduling in the past is a programmer error (aborts).
+// - cancel() is O(1): the slot is released and the heap entry becomes a tombstone that is
+//   skipped (not dispatched, not counted, not fingerprinted) when it reaches the top.
+// - Every dispatched event folds (time, kind name, node) into the run fingerprint, so two runs
+//   with the same fingerprint dispatched the same events at the same instants.
+// - There are no globals: several Simulator instances can live in one process and on different
+//   threads.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/engine/ids.h"
+#include "sim/engine/time.h"
+
+namespace fdsim {
+
+class TraceSink;
+
+// Handle of a scheduled event; default-constructed handles refer to nothing.
+struct EventId {
+  uint32_t slot = 0;
+  uint64_t seq = 0;  // 0 = none; real sequence numbers start at 1
+  bool valid() const { return seq != 0; }
+};
+
+// Registered name of an event kind (e.g. "net.deliver", "geode.monitor_tick").
+using EventKind = uint16_t;
+
+struct KindCount {
+  std::string name;
+  uint64_t dispatched = 0;
+};
+
+class Simulator {
+ public:
+  using Callback = std::function<void()>;
+
+  Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  SimTime now() const { return now_; }
+
+  // Returns the id of the kind with this name, registering it on first use.
+  EventKind kind(std::string_view name);
+  const std::string& kind_name(EventKind k) const { return kinds_[k].name; }
+
+  EventId schedule_at(SimTime when, EventKind kind, NodeId node, Callback fn);
+  EventId schedule_after(Duration delay, EventKind kind, NodeId node, Callback fn) {
+    return schedule_at(now_ + delay, kind, node, std::move(fn));
+  }
+  // Cancels a pending event; returns false if it already ran or was cancelled.
+  bool cancel(EventId id);
+  bool pending(EventId id) const {
+    return id.valid() && id.slot < slots_.size() && slots_[id.slot].seq == id.seq;
+  }
+
+  // Dispatches every event with time <= horizon (or until stop()), then sets now() = horizon
+  // if the queue still holds later events or ran dry before it. Returns events dispatched.
+  uint64_t run_until(SimTime horizon);
+  // Dispatches until the queue is empty or stop() is called.
+  uint64_t run();
+  // Makes the current run_until()/run() return after the event being dispatched.
+  void stop() { stop_requested_ = true; }
+
+  // Time of the earliest live event, or SimTime::max() if none.
+  SimTime next_event_time();
+
+  uint64_t events_dispatched() const { return dispatched_; }
+  uint64_t events_scheduled() const { return next_seq_ - 1; }
+  size_t queue_size() const { return live_; }
+  size_t peak_queue_size() const { return peak_live_; }
+  uint64_t fingerprint() const { return fingerprint_; }
+  const std::vector<KindCount>& kind_counts() const { return kinds_; }
+
+  // Optional protocol-event trace (owned elsewhere); null when tracing is off.
+  TraceSink* trace() const { return trace_; }
+  void set_trace(TraceSink* sink) { trace_ = sink; }
+
+  // Called every `every_events` dispatched events (progress reporting); not part of the model.
+  void set_progress_hook(uint64_t every_events, std::function<void()> hook) {
+    progress_every_ = every_events;
+    progress_hook_ = std::move(hook);
+  }
+
+ private:
+  struct HeapEntry {
+    int64_t time_ns;
+    uint64_t seq;
+    uint32_t slot;
+  };
+  struct Slot {
+    uint64_t seq = 0;  // 0 = free
+    EventKind kind = 0;
+    NodeId node = kNoNode;
+    Callback fn;
+  };
+  struct KindMeta {
+    uint64_t name_hash;
+  };
+
+  static bool later(const HeapEntry& a, const HeapEntry& b) {
+    return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.seq > b.seq;
+  }
+  void pop_top();
+  void drop_tombstones();
+  bool dispatch_one(SimTime horizon);
+
+  SimTime now_ = SimTime::zero();
+  uint64_t next_seq_ = 1;
+  std::vector<HeapEntry> heap_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_slots_;
+  std::vector<KindCount> kinds_;
+  std::vector<KindMeta> kind_meta_;
+  size_t live_ = 0;
+  size_t peak_live_ = 0;
+  uint64_t dispatched_ = 0;
+  uint64_t fingerprint_ = 0xcbf29ce484222325ull;
+  bool stop_requested_ = false;
+  TraceSink* trace_ = nullptr;
+  uint64_t progress_every_ = 0;
+  std::function<void()> progress_hook_;
+};
+
+}  // namespace fdsim

@@ -1,0 +1,119 @@
+#include "sim/scenario/nodes.h"
+
+#include <algorithm>
+#include <set>
+
+namespace fdsim::scenario {
+
+namespace {
+
+constexpr int64_t kMaxNodes = 10'000'000;
+
+// Adds the nodes named by one JSON value to `out`; reports problems at `path`.
+void collect(const json& v, const std::string& path, const NodesConfig& nodes, Diagnostics& diag,
+             std::set<NodeId>& out, bool allow_list) {
+  auto add_index = [&](const json& e, const std::string& p) {
+    if (!e.is_number_integer() || e.get<int64_t>() < 0 ||
+        e.get<int64_t>() >= int64_t(nodes.count)) {
+      diag.add(p, "expected a node index >= 0 and <= " + std::to_string(int64_t(nodes.count) - 1) +
+                      ", got " + describe(e));
+      return;
+    }
+    out.insert(NodeId(e.get<int64_t>()));
+  };
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    if (s == "all") {
+      for (size_t i = 0; i < nodes.count; ++i) out.insert(NodeId(i));
+      return;
+    }
+    auto it = nodes.groups.find(s);
+    if (it == nodes.groups.end()) {
+      std::string names = "\"all\"";
+      for (auto& [name, _] : nodes.groups) names += ", \"" + name + "\"";
+      diag.add(path, "expected a node index, \"all\" or a group name (" + names + "), got " +
+                         describe(v));
+      return;
+    }
+    out.insert(it->second.begin(), it->second.end());
+  } else if (v.is_number()) {
+    add_index(v, path);
+  } else if (v.is_object()) {
+    const json* from = v.contains("from") ? &v["from"] : nullptr;
+    const json* to = v.contains("to") ? &v["to"] : nullptr;
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (it.key() != "from" && it.key() != "to") diag.add(path + "." + it.key(), "unknown key");
+    if (!from || !to) {
+      diag.add(path, "a node range needs both \"from\" and \"to\"");
+      return;
+    }
+    const size_t before = diag.problems.size();
+    std::set<NodeId> ends;
+    add_index(*from, path + ".from");
+    add_index(*to, path + ".to");
+    if (diag.problems.size() != before) return;
+    const int64_t a = from->get<int64_t>(), b = to->get<int64_t>();
+    if (a > b) {
+      diag.add(path, "expected \"from\" <= \"to\", got " + std::to_string(a) + " > " +
+                         std::to_string(b));
+      return;
+    }
+    for (int64_t i = a; i <= b; ++i) out.insert(NodeId(i));
+  } else if (v.is_array() && allow_list) {
+    for (size_t i = 0; i < v.size(); ++i)
+      collect(v[i], path + "[" + std::to_string(i) + "]", nodes, diag, out, false);
+  } else {
+    diag.add(path, "expected a node set (\"all\", a group name, a node index, a list, or "
+                   "{\"from\", \"to\"}), got " + describe(v));
+  }
+}
+
+}  // namespace
+
+NodesConfig parse_nodes(ObjectReader& r) {
+  NodesConfig cfg;
+  cfg.count = size_t(r.required_integer("count", 1, kMaxNodes));
+  const json* groups = r.raw("groups");
+  r.consume("groups");
+  json resolved_groups = json::object();
+  if (groups != nullptr) {
+    if (!groups->is_object()) {
+      r.error("groups", "expected an object mapping group names to node sets, got " +
+                            describe(*groups));
+    } else {
+      for (auto it = groups->begin(); it != groups->end(); ++it) {
+        if (it.key() == "all") {
+          r.diagnostics().add(r.child_path("groups") + ".all", "\"all\" is reserved");
+          continue;
+        }
+        std::set<NodeId> members;
+        collect(it.value(), r.child_path("groups") + "." + it.key(), cfg, r.diagnostics(),
+                members, true);
+        cfg.groups[it.key()] = std::vector<NodeId>(members.begin(), members.end());
+        resolved_groups[it.key()] = cfg.groups[it.key()];
+      }
+    }
+  }
+  r.set_resolved("groups", resolved_groups);
+  cfg.locators = parse_node_set(r, "locators", cfg);
+  return cfg;
+}
+
+std::vector<NodeId> parse_node_set(ObjectReader& r, std::string_view key, const NodesConfig& nodes,
+                                   bool def_all, bool required) {
+  const json* v = r.raw(key);
+  r.consume(key);
+  std::set<NodeId> out;
+  if (v == nullptr) {
+    if (required) r.error(key, "required field is missing (expected a node set)");
+    if (def_all)
+      for (size_t i = 0; i < nodes.count; ++i) out.insert(NodeId(i));
+  } else {
+    collect(*v, r.child_path(key), nodes, r.diagnostics(), out, true);
+  }
+  std::vector<NodeId> list(out.begin(), out.end());
+  r.set_resolved(key, list);
+  return list;
+}
+
+}  // namespace fdsim::scenario
