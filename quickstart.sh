@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# fdsim quick start on a fresh Debian 12 machine (run as root, or as a user with sudo).
+#   ./quickstart.sh run    install what is missing, build, run the flagship study
+#   ./quickstart.sh test   install what is missing, build, run the whole test suite
+#                          (then again under AddressSanitizer + UndefinedBehaviorSanitizer)
+# Environment: JOBS (parallel build jobs, default nproc), FDSIM_SKIP_ASAN=1 to skip the
+# sanitizer pass, FDSIM_SKIP_INSTALL=1 to skip apt-get.
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-run}
+jobs=${JOBS:-$(nproc)}
+
+packages=(cmake g++ ninja-build git libeigen3-dev libboost-random-dev nlohmann-json3-dev
+          libcli11-dev libgtest-dev python3 python3-matplotlib python3-numpy)
+
+install_missing() {
+  [ "${FDSIM_SKIP_INSTALL:-0}" = 1 ] && return 0
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "quickstart: installing ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {  # build DIR [cmake args...]
+  local dir=$1; shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+case "$mode" in
+  run)
+    install_missing
+    build build
+    exec ./scripts/flagship.sh
+    ;;
+  test)
+    install_missing
+    build build
+    (cd build && ctest --output-on-failure -j "$jobs" --timeout 900)
+    /usr/bin/python3 -m unittest discover -s analysis/tests -t . -q
+    if [ "${FDSIM_SKIP_ASAN:-0}" != 1 ]; then
+      build build-asan -DFDSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+      (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" --timeout 1800)
+    fi
+    echo "quickstart: all tests passed"
+    ;;
+  *)
+    echo "usage: $0 run|test" >&2
+    exit 2
+    ;;
+esac
