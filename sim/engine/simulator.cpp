@@ -8,6 +8,10 @@
 
 namespace fdsim {
 
+namespace {
+constexpr size_t kArity = 4;  // measured: fewer instructions than 2 or 8 on the ring benchmark
+}
+
 Simulator::Simulator() {
   heap_.reserve(1024);
   slots_.reserve(1024);
@@ -47,8 +51,7 @@ EventId Simulator::schedule_at(SimTime when, EventKind kind, NodeId node, Callba
   s.kind = kind;
   s.node = node;
   s.fn = std::move(fn);
-  heap_.push_back({when.count_ns(), seq, slot});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  heap_push({when.count_ns(), seq, slot});
   if (++live_ > peak_live_) peak_live_ = live_;
   return {slot, seq};
 }
@@ -67,12 +70,44 @@ bool Simulator::cancel(EventId id) {
 
 void Simulator::drop_tombstones() {
   std::erase_if(heap_, [this](const HeapEntry& e) { return slots_[e.slot].seq != e.seq; });
-  std::make_heap(heap_.begin(), heap_.end(), later);
+  // Re-heapify bottom-up.
+  if (heap_.size() < 2) return;
+  for (size_t i = (heap_.size() - 2) / kArity + 1; i-- > 0;) sift_down(i, heap_[i]);
+}
+
+void Simulator::heap_push(HeapEntry e) {
+  size_t hole = heap_.size();
+  heap_.push_back(e);
+  while (hole > 0) {
+    const size_t parent = (hole - 1) / kArity;
+    if (!earlier(e, heap_[parent])) break;
+    heap_[hole] = heap_[parent];
+    hole = parent;
+  }
+  heap_[hole] = e;
+}
+
+// Places `e` at `hole` or below, moving smaller children up.
+void Simulator::sift_down(size_t hole, HeapEntry e) {
+  const size_t n = heap_.size();
+  for (;;) {
+    const size_t first = kArity * hole + 1;
+    if (first >= n) break;
+    size_t best = first;
+    const size_t last = std::min(first + kArity, n);
+    for (size_t c = first + 1; c < last; ++c)
+      if (earlier(heap_[c], heap_[best])) best = c;
+    if (!earlier(heap_[best], e)) break;
+    heap_[hole] = heap_[best];
+    hole = best;
+  }
+  heap_[hole] = e;
 }
 
 void Simulator::pop_top() {
-  std::pop_heap(heap_.begin(), heap_.end(), later);
+  const HeapEntry last = heap_.back();
   heap_.pop_back();
+  if (!heap_.empty()) sift_down(0, last);
 }
 
 SimTime Simulator::next_event_time() {

@@ -109,9 +109,13 @@ class Simulator {
     uint64_t name_hash;
   };
 
-  static bool later(const HeapEntry& a, const HeapEntry& b) {
-    return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.seq > b.seq;
+  // The queue is a 4-ary min-heap on (time, seq) with hole-based sifting: shallower than a
+  // binary heap and cache-friendlier (four children share a cache line or two).
+  static bool earlier(const HeapEntry& a, const HeapEntry& b) {
+    return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.seq < b.seq;
   }
+  void heap_push(HeapEntry e);
+  void sift_down(size_t hole, HeapEntry e);
   void pop_top();
   void drop_tombstones();
   bool dispatch_one(SimTime horizon);

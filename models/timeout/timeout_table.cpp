@@ -1,0 +1,95 @@
+#include "models/timeout/timeout_table.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+namespace fdsim::timeout {
+
+namespace {
+
+// 10^k by exact multiplications (exact up to 10^22; beyond, deterministic IEEE rounding).
+double pow10(int k) {
+  double p = 1;
+  for (int i = 0; i < (k < 0 ? -k : k); ++i) p *= 10;
+  return p;
+}
+
+}  // namespace
+
+double RoundedRate::value() const {
+  if (mantissa == 0) return 0;
+  const double m = static_cast<double>(mantissa);
+  return exponent >= 0 ? m * pow10(exponent) : m / pow10(-exponent);
+}
+
+RoundedRate round_4_significant(double rate) {
+  if (!(rate >= 0) || !std::isfinite(rate)) {
+    std::fprintf(stderr, "fdsim: internal error: cannot round rate %.17g\n", rate);
+    std::abort();
+  }
+  RoundedRate r;
+  if (rate == 0) return r;
+  // value = mantissa * 10^exponent, mantissa in [1000, 9999]: exponent = floor(log10) - 3,
+  // corrected if log10 rounding put the mantissa one decade off.
+  int e = static_cast<int>(std::floor(std::log10(rate))) - 3;
+  for (int tries = 0; tries < 4; ++tries) {
+    const double scaled = e >= 0 ? rate / pow10(e) : rate * pow10(-e);
+    const int64_t m = std::llround(scaled);
+    if (m >= 10000) {
+      if (m == 10000) return RoundedRate{1000, e + 1};  // 9999.5.. rounds up a decade
+      ++e;
+    } else if (m < 1000) {
+      --e;
+    } else {
+      return RoundedRate{m, e};
+    }
+  }
+  std::fprintf(stderr, "fdsim: internal error: rounding rate %.17g did not converge\n", rate);
+  std::abort();
+}
+
+ExitChain TimeoutTable::rounded(const ExitChain& chain) {
+  ExitChain c = chain;
+  c.lambda = round_4_significant(chain.lambda).value();
+  c.mu = round_4_significant(chain.mu).value();
+  return c;
+}
+
+double TimeoutTable::quantile_s(const ExitChain& chain, int64_t s0, double alpha) {
+  validate(chain);
+  const Key key{chain.lo,
+                chain.hi,
+                chain.reflecting_top,
+                s0,
+                round_4_significant(chain.lambda),
+                round_4_significant(chain.mu),
+                std::bit_cast<uint64_t>(alpha)};
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second;
+  const ExitChain c = rounded(chain);
+  const double q = exit_quantile(c, s0, alpha);
+  cache_.emplace(key, q);
+  return q;
+}
+
+Duration TimeoutTable::t_out(const ExitChain& chain, int64_t s0, double alpha,
+                             Duration allowance) {
+  if (allowance < Duration::zero()) {
+    std::fprintf(stderr, "fdsim: internal error: negative delay allowance %s for chain %s\n",
+                 to_string(allowance).c_str(), describe(chain).c_str());
+    std::abort();
+  }
+  const double q_s = quantile_s(chain, s0, alpha);
+  const double q_ns = std::ceil(q_s * 1e9);
+  const double headroom_ns =
+      static_cast<double>(Duration::max().count_ns() - allowance.count_ns());
+  // Compare in double with a margin: anything near the int64 range is "never" anyway.
+  if (!(q_ns < headroom_ns * 0.999)) return Duration::max();
+  return Duration::ns(static_cast<int64_t>(q_ns)) + allowance;
+}
+
+}  // namespace fdsim::timeout

@@ -1,0 +1,62 @@
+#pragma once
+// T_out of spec/hou-shin.md section F, cached: the silence after which an observer declares a
+// node failed, given the node's last broadcast (region, load s0) and piggy-backed estimates.
+//
+// Contract: t_out(chain, s0, alpha, allowance) = ceil_ns(exit_quantile(chain', s0, alpha)) +
+// allowance, where chain' is `chain` with lambda and mu ROUNDED TO 4 SIGNIFICANT DIGITS (round
+// half away from zero on the decimal mantissa). The rounding is part of the model, not only a
+// cache detail: the value returned is a function of the cache key alone, so the first and the
+// hundredth query agree bit for bit, and a node computing its own T_out for extra broadcasts
+// (section H) gets exactly what its observers get from the same piggy-backed estimates. The
+// relative error this adds to a rate is at most 5e-4; T_out moves by about the same relative
+// amount. The key is (lo, hi, reflecting_top, s0, rounded lambda, rounded mu, alpha exactly).
+// The quantile is rounded UP to the nanosecond so that S(T_out - allowance) <= alpha holds.
+// A chain whose exit is unreachable (e.g. lambda = 0 in {0,1}) gives Duration::max() ("never
+// suspect"), as does a quantile beyond the Duration range.
+//
+// The cache grows by one entry per distinct key and is never evicted; with rates rounded to 4
+// digits a run sees a bounded number of keys in practice. One table per model instance (no
+// globals); not thread-safe.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <tuple>
+
+#include "models/timeout/exit_chain.h"
+#include "sim/engine/time.h"
+
+namespace fdsim::timeout {
+
+// A positive rate rounded to 4 significant digits, as an exact decimal: value = mantissa *
+// 10^exponent with mantissa in [1000, 9999] (or 0 for a zero rate).
+struct RoundedRate {
+  int64_t mantissa = 0;
+  int exponent = 0;
+  double value() const;
+  auto operator<=>(const RoundedRate&) const = default;
+};
+RoundedRate round_4_significant(double rate);
+
+class TimeoutTable {
+ public:
+  Duration t_out(const ExitChain& chain, int64_t s0, double alpha, Duration allowance);
+  // The cached exit quantile in seconds (+infinity if never), for the rounded chain.
+  double quantile_s(const ExitChain& chain, int64_t s0, double alpha);
+  // The chain actually used for a query: rates rounded to 4 significant digits.
+  static ExitChain rounded(const ExitChain& chain);
+  size_t size() const { return cache_.size(); }
+
+ private:
+  struct Key {
+    int64_t lo, hi;
+    bool reflecting_top;
+    int64_t s0;
+    RoundedRate lambda, mu;
+    uint64_t alpha_bits;
+    auto operator<=>(const Key&) const = default;
+  };
+  std::map<Key, double> cache_;
+};
+
+}  // namespace fdsim::timeout
