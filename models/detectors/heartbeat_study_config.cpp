@@ -1,0 +1,84 @@
+#include "models/detectors/heartbeat_study_config.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace fdsim::detectors {
+
+std::vector<std::string> HeartbeatStudyConfig::arm_names() const {
+  std::vector<std::string> names;
+  for (const auto& a : arms) names.push_back(a.name);
+  return names;
+}
+
+HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
+                                                  const scenario::NodesConfig& nodes) {
+  HeartbeatStudyConfig c;
+  const int64_t n = int64_t(nodes.count);
+  std::set<std::pair<NodeId, NodeId>> pairs;
+
+  r.at_most_one_of({"pairs", "senders"});
+  r.at_most_one_of({"pairs", "monitors_per_sender"});
+  if (r.has("pairs")) {
+    r.objects("pairs", [&](scenario::ObjectReader& p, size_t) {
+      const int64_t sender = p.required_integer("sender", 0, std::max<int64_t>(0, n - 1));
+      const std::vector<NodeId> monitors =
+          scenario::parse_node_set(p, "monitors", nodes, false, true);
+      for (NodeId m : monitors) {
+        if (int64_t(m) == sender) {
+          p.error("monitors", "a node cannot monitor itself (node " + std::to_string(m) + ")");
+          continue;
+        }
+        pairs.insert({NodeId(sender), m});
+      }
+    });
+    if (pairs.empty() && r.diagnostics().ok())
+      r.error("pairs", "expected at least one monitoring pair");
+    r.consume("senders");  // already reported by at_most_one_of() if present
+    r.consume("monitors_per_sender");
+  } else {
+    const std::vector<NodeId> senders = scenario::parse_node_set(r, "senders", nodes, true);
+    const int64_t k = r.integer("monitors_per_sender", 1, 1, std::max<int64_t>(1, n - 1));
+    if (n < 2) r.error("the heartbeat study needs at least 2 nodes (nodes.count)");
+    if (senders.empty() && r.has("senders")) r.error("senders", "expected at least one sender");
+    if (n >= 2 && k <= n - 1) {
+      for (NodeId s : senders)
+        for (int64_t j = 0; j < k; ++j) pairs.insert({s, NodeId((int64_t(s) + 1 + j) % n)});
+    }
+  }
+  for (const auto& [s, m] : pairs) c.pairs.push_back({s, m});
+
+  c.heartbeat_period = Duration::from_ms(r.positive("heartbeat_period_ms", 1000, 0.0, 1e9));
+  if (c.heartbeat_period <= Duration::zero())
+    r.error("heartbeat_period_ms", "expected at least one nanosecond");
+  c.heartbeat_bytes = uint32_t(r.integer("heartbeat_bytes", 64, 0, 1 << 30));
+  c.send_jitter = r.duration_ms("send_jitter_ms", 0, 0.0, 1e9);
+  if (c.send_jitter * 2 >= c.heartbeat_period && c.heartbeat_period > Duration::zero())
+    r.error("send_jitter_ms", "expected less than half the heartbeat period (" +
+                                  std::to_string(c.heartbeat_period.millis() / 2) + " ms)");
+  c.random_phase = r.boolean("random_phase", true);
+  c.clock_drift_ppm = r.number("clock_drift_ppm", 0.0, -1e5, 1e5);
+  c.clock_offset = Duration::from_ms(r.number("clock_offset_ms", 0.0, -1e12, 1e12));
+
+  std::set<std::string> names;
+  r.objects("arms", [&](scenario::ObjectReader& a, size_t) {
+    StudyArm arm;
+    arm.name = a.required_string("name");
+    if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty name");
+    if (!arm.name.empty() && !names.insert(arm.name).second)
+      a.error("name", "duplicate arm name \"" + arm.name + "\"");
+    if (!a.has("detector")) a.error("detector", "required field is missing (expected an object)");
+    a.object("detector", [&](scenario::ObjectReader& d) {
+      if (d.present()) arm.detector = parse_detector_config(d);
+    });
+    c.arms.push_back(std::move(arm));
+  });
+  if (!r.has("arms"))
+    r.error("arms", "required field is missing (expected an array of {\"name\", \"detector\"})");
+  else if (c.arms.empty() && r.raw("arms")->is_array())
+    r.error("arms", "expected at least one arm");
+  return c;
+}
+
+}  // namespace fdsim::detectors

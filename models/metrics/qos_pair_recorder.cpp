@@ -1,0 +1,122 @@
+#include "models/metrics/qos_pair_recorder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace fdsim::metrics {
+
+namespace {
+[[noreturn]] void order_error(SimTime t, SimTime last) {
+  std::fprintf(stderr, "fdsim: internal error: QoS recorder fed a signal at %s before %s\n",
+               to_string(t).c_str(), to_string(last).c_str());
+  std::abort();
+}
+}  // namespace
+
+QosPairRecorder::QosPairRecorder(SimTime window_start, SimTime window_end)
+    : window_start_(window_start), window_end_(window_end), last_(SimTime::zero()) {}
+
+void QosPairRecorder::advance(SimTime t) {
+  if (t < last_) order_error(t, last_);
+  if (finished_) return;
+  const SimTime a = std::max(last_, window_start_);
+  const SimTime b = std::min(t, window_end_);
+  if (b > a && target_up_ && monitor_up_) {
+    observed_ += b - a;
+    if (suspecting_) suspect_time_ += b - a;
+  }
+  last_ = t;
+}
+
+void QosPairRecorder::suspect(SimTime t) {
+  advance(t);
+  if (finished_ || suspecting_ || !monitor_up_) return;
+  suspecting_ = true;
+  if (target_up_) {
+    if (in_window(t)) {
+      ++mistakes_;
+      mistake_open_ = true;
+      mistake_start_ = t;
+    }
+  } else if (detection_pending_) {
+    candidate_set_ = true;
+    candidate_ = t;
+  }
+}
+
+void QosPairRecorder::trust(SimTime t) {
+  advance(t);
+  if (finished_ || !suspecting_) return;
+  suspecting_ = false;
+  if (mistake_open_) {
+    mistake_open_ = false;
+    if (t < window_end_) completed_durations_.push_back(t - mistake_start_);
+  }
+  if (detection_pending_) candidate_set_ = false;
+}
+
+void QosPairRecorder::target_crashed(SimTime t) {
+  advance(t);
+  if (finished_ || !target_up_) return;
+  target_up_ = false;
+  mistake_open_ = false;  // abandoned: no longer a mistake once p is down
+  if (!in_window(t)) return;
+  if (!monitor_up_) {
+    ++crashes_unobserved_;
+    return;
+  }
+  ++crashes_;
+  detection_pending_ = true;
+  crash_time_ = t;
+  candidate_set_ = suspecting_;
+  candidate_ = t;
+}
+
+void QosPairRecorder::resolve_detection() {
+  if (!detection_pending_) return;
+  detection_pending_ = false;
+  if (candidate_set_)
+    detection_times_.push_back(candidate_ - crash_time_);
+  else
+    ++undetected_;
+  candidate_set_ = false;
+}
+
+void QosPairRecorder::target_recovered(SimTime t) {
+  advance(t);
+  if (finished_ || target_up_) return;
+  resolve_detection();
+  target_up_ = true;
+}
+
+void QosPairRecorder::monitor_down(SimTime t) {
+  advance(t);
+  if (finished_ || !monitor_up_) return;
+  monitor_up_ = false;
+  suspecting_ = false;
+  mistake_open_ = false;
+  if (detection_pending_) {
+    detection_pending_ = false;
+    candidate_set_ = false;
+    --crashes_;
+    ++crashes_unobserved_;
+  }
+}
+
+void QosPairRecorder::monitor_up(SimTime t) {
+  advance(t);
+  if (finished_ || monitor_up_) return;
+  monitor_up_ = true;
+  suspecting_ = false;
+}
+
+void QosPairRecorder::finish(SimTime t) {
+  advance(std::max(t, last_));
+  if (finished_) return;
+  resolve_detection();
+  mistake_open_ = false;
+  finished_ = true;
+}
+
+}  // namespace fdsim::metrics

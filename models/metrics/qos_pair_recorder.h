@@ -1,0 +1,86 @@
+#pragma once
+// Failure-detector quality of service for one monitoring pair (q watches p), after Chen, Toueg
+// and Aguilera (IEEE TC 51(5), 2002) and spec/metrics.md section 1.
+//
+// Contract: the recorder is fed signals in non-decreasing time order: q's output transitions
+// (suspect = S-transition, trust = T-transition), p's crashes and recoveries (ground truth),
+// and q's own crash/recovery (monitor_down/monitor_up: while q is down the pair is not observed
+// and q's output restarts as "trust" with a fresh detector). It accounts only inside the window
+// [window_start, window_end) (warmup to horizon); finish() closes it. Definitions:
+// - observed time: p up and q up, inside the window (T_obs of this pair).
+// - suspect time: observed time during which q suspects p.
+// - mistake: an S-transition at a window instant while p and q are up. A mistake is completed
+//   by the next T-transition (its duration is recorded); it is abandoned, not completed, if p
+//   crashes, q goes down, or the window ends first.
+// - detection: for each crash of p at a window instant while q is up, T_D = start of q's final
+//   suspicion of p before p recovers or the window ends, minus the crash instant (0 if q already
+//   suspected p at the crash and never trusted it again). If q trusts p at that point the crash
+//   is undetected. If q goes down before that point, the crash is unobserved.
+// Suspicion that starts while p is down and lasts past its recovery counts as suspect time but
+// is no mistake (it started as a correct suspicion). Repeated suspect()/trust() calls with no
+// change of output are ignored.
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/engine/time.h"
+
+namespace fdsim::metrics {
+
+class QosPairRecorder {
+ public:
+  QosPairRecorder(SimTime window_start, SimTime window_end);
+
+  void suspect(SimTime t);
+  void trust(SimTime t);
+  void target_crashed(SimTime t);
+  void target_recovered(SimTime t);
+  void monitor_down(SimTime t);
+  void monitor_up(SimTime t);
+  void finish(SimTime t);
+
+  bool suspecting() const { return suspecting_; }
+  bool finished() const { return finished_; }
+
+  Duration observed_time() const { return observed_; }
+  Duration suspect_time() const { return suspect_time_; }
+  uint64_t mistakes() const { return mistakes_; }
+  uint64_t mistakes_completed() const { return completed_durations_.size(); }
+  const std::vector<Duration>& mistake_durations() const { return completed_durations_; }
+  uint64_t crashes() const { return crashes_; }
+  uint64_t crashes_unobserved() const { return crashes_unobserved_; }
+  uint64_t undetected() const { return undetected_; }
+  const std::vector<Duration>& detection_times() const { return detection_times_; }
+
+ private:
+  void advance(SimTime t);
+  bool in_window(SimTime t) const { return t >= window_start_ && t < window_end_; }
+  void resolve_detection();
+
+  SimTime window_start_;
+  SimTime window_end_;
+  SimTime last_;
+  bool target_up_ = true;
+  bool monitor_up_ = true;
+  bool suspecting_ = false;
+  bool finished_ = false;
+
+  bool mistake_open_ = false;
+  SimTime mistake_start_;
+
+  bool detection_pending_ = false;
+  SimTime crash_time_;
+  bool candidate_set_ = false;
+  SimTime candidate_;  // start of q's current suspicion since the crash
+
+  Duration observed_ = Duration::zero();
+  Duration suspect_time_ = Duration::zero();
+  uint64_t mistakes_ = 0;
+  std::vector<Duration> completed_durations_;
+  uint64_t crashes_ = 0;
+  uint64_t crashes_unobserved_ = 0;
+  uint64_t undetected_ = 0;
+  std::vector<Duration> detection_times_;
+};
+
+}  // namespace fdsim::metrics
