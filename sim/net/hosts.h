@@ -8,14 +8,25 @@
 //   models get on_recover() and must start from empty state.
 // - paused (a GC stall): node-bound events and deliveries that come due during the pause are
 //   queued and run, in their original order, at the instant the pause ends; probes hang.
+//   The replay runs inside resume(), right after the on_resume() listeners, so nothing else
+//   can slip in between; replayed callbacks are not separate engine events (the fingerprint
+//   sees the resume, not each replayed callback). A timer that came due during the pause has
+//   left the engine queue: Simulator::cancel() on it returns false and it still runs at resume.
 // - sick: the host runs normally; models must consult is_sick() and stop answering requests
 //   (Geode: heartbeat requests and suspicions) while still sending heartbeats.
 // - play_dead: the network drops everything it sends and everything sent to it; probes hang.
+// - sick and play_dead are flags orthogonal to the mode: a crash does not clear them (the fault
+//   injector ends them on its own schedule).
+// Writers are idempotent: crash() of a crashed host, recover() of a host that is not crashed,
+// pause() of a host that is not up, resume() of a host that is not paused, and setting a flag
+// to its current value change nothing and notify nobody.
 // Models only observe faults (listeners and queries); sim/faults is the only writer.
+// Cost: 8 bytes per node, no heap allocation for a node that is not paused; one pooled slot
+// per pending timer (no allocation beyond the callback's own).
 
 #include <cstdint>
-#include <deque>
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "sim/engine/simulator.h"
@@ -78,19 +89,37 @@ class Hosts {
   void set_sick(NodeId n, bool sick);
   void set_play_dead(NodeId n, bool play_dead);
 
+  // Slots in the timer pool (live timers plus cancelled ones not yet reclaimed); for tests.
+  size_t timer_pool_size() const { return timers_.size(); }
+
  private:
   struct Deferred {
     uint32_t incarnation;
     EventKind kind;
     std::function<void()> fn;
   };
+  struct Timer {
+    std::function<void()> fn;
+    EventId id;
+    NodeId node = kNoNode;
+    uint32_t incarnation = 0;
+    EventKind kind = 0;
+    bool live = false;
+  };
   void deliver_or_defer(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()>& fn);
+  void fire_timer(uint32_t slot);
+  uint32_t alloc_timer();
+  void reclaim_cancelled_timers();
+  void check_node(NodeId n, const char* op) const;
+  void replay_deferred(NodeId n);
 
   Simulator& sim_;
   std::vector<HostState> state_;
-  std::vector<std::vector<Deferred>> deferred_;  // per node, filled only while paused
+  std::map<NodeId, std::vector<Deferred>> deferred_;  // only paused nodes with queued work
   std::vector<HostListener*> listeners_;
-  EventKind kind_resume_;
+  std::vector<Timer> timers_;
+  std::vector<uint32_t> free_timers_;
+  size_t reclaim_at_ = 1024;  // pool size at which cancelled slots are looked for
 };
 
 }  // namespace fdsim::net

@@ -3,24 +3,47 @@
 // and three transports.
 //
 // Transports (all are "from node src to node dst"; `deliver` runs on dst through
-// Hosts::run_on, so crash/pause/play-dead semantics apply on arrival):
-// - send_unreliable: one attempt. Dropped if src or dst is crashed or play-dead, if a partition
-//   cuts src -> dst at send time, or with the loss probability of the link (plus any active
-//   loss burst). Otherwise it arrives after a latency draw (plus any active delay spike).
-//   Datagrams may be reordered.
-// - send_reliable: like unreliable, but a lost attempt is retried every retransmit interval
-//   until one gets through, the destination crashes (its incarnation at send time is gone), or
-//   a partition cuts src -> dst at an attempt (the reliable channel gives up on a peer it cannot
-//   reach), or the give-up time passes. Delivered at most once.
-// - probe (TCP-like connect + one request/answer): if dst is crashed, the probe is refused
-//   after one round trip; if dst is paused, play-dead, or cut off in either direction, the
-//   connect hangs and the probe times out at `timeout`. Otherwise `serve` runs on dst on
-//   arrival (after a pause, if one starts in between) and its answer comes back after another
-//   latency draw; an answer later than `timeout` after the start is a timeout. No loss on probes
-//   (TCP retransmits) beyond what timing implies.
-// Every send is counted by message type (messages and bytes) for overhead metrics.
-// Randomness: one stream per sending node ("net.latency", "net.loss"), created on first use,
-// so a model that sends nothing draws nothing.
+// Hosts::run_on with dst's incarnation at send time, so a message to an incarnation that has
+// crashed is dropped even if dst recovered since, and a paused dst runs it at resume):
+// - send_unreliable: one attempt. Dropped at send time if src or dst is crashed or play-dead,
+//   if a partition cuts src -> dst, or with the loss probability of the link combined with
+//   every active loss burst on it. Otherwise it arrives after a latency draw plus every active
+//   delay spike on the link; on arrival it is dropped if dst crashed (or recovered as a new
+//   incarnation) or plays dead. Datagrams may be reordered.
+// - send_reliable: attempts at t0, t0 + r, t0 + 2r, ... (r = retransmit interval) until one
+//   gets through (lost attempts: the link's loss draw, src or dst play-dead at the attempt or
+//   dst play-dead on arrival). The channel gives up, and the message is never delivered, when
+//   src crashes (its retransmissions die with it), dst's send-time incarnation is gone, a
+//   partition cuts src -> dst at an attempt, or an attempt would start at or after
+//   t0 + give-up. Delivered at most once (exactly once if it does not give up). Acks are not
+//   modelled: a delivered attempt is not retransmitted.
+// - probe (TCP-like connect + one request/answer, e.g. Geode's final check): if a partition
+//   cuts either direction or src or dst plays dead at the start, the connect hangs and the
+//   probe times out at start + timeout. Otherwise the connect travels one latency draw; on
+//   arrival, if dst is crashed a refusal comes back after another draw (one round trip); if
+//   dst plays dead or a partition now cuts either direction, it hangs; if dst is up, `serve`
+//   runs on dst at once; if dst is paused, `serve` runs at dst's resume (the connect hangs in
+//   the meantime) unless the probe has timed out by then. The answer is sent back after
+//   another latency draw (it hangs if dst -> src is cut at that instant; like datagrams, an
+//   answer already in flight is not caught by a later partition). Any outcome reached at or
+//   after start + timeout is a timeout, reported at start + timeout. No loss on probes (TCP
+//   retransmits) beyond what timing implies. `done` runs on src (through Hosts::run_on with
+//   src's incarnation at the start): exactly once, unless src crashes first.
+// Partitions: a set of active cuts, each between groups a and b (both ways, or only a -> b);
+// an empty b means "every node not in a". A node is never cut from itself.
+// Link overrides: the first override whose `from` and `to` sets contain (src, dst) gives the
+// link's latency and/or loss (an empty set matches any node; a field the override leaves
+// unset keeps the network default); later overrides are not consulted.
+// Every attempt is counted by message type (sent, bytes; then delivered or dropped), and a
+// probe counts as one message that is delivered if answered. When Simulator::trace() is set,
+// every attempt records "send" on src and every delivery "recv" on dst, with fields
+// {"msg", "from", "to"}; drops record "drop" on src with a "reason".
+// Randomness: per sending node, streams "net.latency" and "net.loss", created on first use;
+// a deterministic latency model and a zero loss probability draw nothing, so a run with
+// constant latency and no loss creates no stream at all. Every one-way draw on the link
+// a -> b uses a's stream (a probe's refusal or answer uses dst's).
+// Cost per message: one pooled slot and the engine event; no heap allocation beyond the
+// callback's own (std::function keeps captures of up to 16 bytes inline).
 
 #include <cstdint>
 #include <functional>
@@ -43,6 +66,7 @@ struct TypeCount {
   uint64_t bytes = 0;       // bytes of those attempts
   uint64_t delivered = 0;   // deliveries that ran on the destination
   uint64_t dropped = 0;     // lost, cut off, or destination down
+  uint64_t gave_up = 0;     // reliable messages abandoned (never delivered)
 };
 
 enum class ProbeOutcome : uint8_t { answered, refused, timed_out };
@@ -92,8 +116,17 @@ class Network {
 
   // True if a datagram from src to dst would currently be cut by a partition.
   bool cut(NodeId src, NodeId dst) const;
-  // Draws one one-way latency for src -> dst now (including any active delay spike).
+  // Draws one one-way latency for src -> dst now (including any active delay spike), from
+  // src's "net.latency" stream.
   Duration draw_latency(NodeId src, NodeId dst);
+  // The latency model and base loss probability of the link src -> dst (overrides applied,
+  // loss bursts and delay spikes not): what a model may use to size its timeouts.
+  const LatencyModel& latency_model(NodeId src, NodeId dst) const;
+  double link_loss(NodeId src, NodeId dst) const;
+  const NetworkConfig& config() const;
+  // Number of keyed RNG streams created so far (tests check that constant latency with no loss
+  // creates none).
+  size_t streams_created() const;
 
   // --- Writers: only sim/faults (and tests) call these. ---
   // A partition between groups a and b: both ways, or only a -> b. Returns a handle for heal().

@@ -1,0 +1,270 @@
+#include "sim/faults/config.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sim/net/config.h"
+
+namespace fdsim::faults {
+
+using scenario::ObjectReader;
+
+const char* to_string(FaultKind k) {
+  switch (k) {
+    case FaultKind::crash: return "crash";
+    case FaultKind::recover: return "recover";
+    case FaultKind::pause: return "pause";
+    case FaultKind::sick: return "sick";
+    case FaultKind::play_dead: return "play_dead";
+    case FaultKind::partition: return "partition";
+    case FaultKind::loss_burst: return "loss_burst";
+    case FaultKind::delay_spike: return "delay_spike";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr double kMaxS = 1e9;  // about 31 simulated years
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
+// A key that is present and not null (a resolved config writes null for absent optionals).
+bool given(const ObjectReader& r, const std::string& key) {
+  const auto* v = r.raw(key);
+  return v != nullptr && !v->is_null();
+}
+
+// Reads "<name>_s" or "<name>_ms" as a number >= 0 (or > 0 if `positive`), in seconds.
+// Exactly one of them if `required`, at most one otherwise. nullopt when absent or invalid;
+// *ok is cleared on a problem.
+std::optional<double> read_seconds(ObjectReader& r, const std::string& name, bool required,
+                                   bool positive, bool& ok) {
+  const std::string ks = name + "_s", kms = name + "_ms";
+  const bool has_s = given(r, ks), has_ms = given(r, kms);
+  if (has_s && has_ms) {
+    r.consume(ks);
+    r.consume(kms);
+    r.error("only one of '" + ks + "', '" + kms + "' may be given");
+    ok = false;
+    return std::nullopt;
+  }
+  const size_t before = r.diagnostics().problems.size();
+  std::optional<double> out;
+  if (has_s) {
+    out = positive ? r.positive(ks, 1, 0, kMaxS) : r.number(ks, 0, 0, kMaxS);
+  } else if (has_ms) {
+    const double ms = positive ? r.positive(kms, 1, 0, kMaxS * 1e3) : r.number(kms, 0, 0, kMaxS * 1e3);
+    out = ms / 1e3;
+  } else {
+    if (r.has(ks)) r.consume(ks);  // explicit nulls
+    if (r.has(kms)) r.consume(kms);
+    if (required) {
+      r.error(ks, std::string("required field is missing (expected a number ") +
+                      (positive ? "> 0" : ">= 0") + "; or give '" + kms + "')");
+      ok = false;
+    } else {
+      r.set_resolved(ks, nullptr);
+    }
+    return std::nullopt;
+  }
+  if (r.diagnostics().problems.size() != before) {
+    ok = false;
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::vector<NodeId> required_nodes(ObjectReader& r, const std::string& key,
+                                   const scenario::NodesConfig& nodes, bool& ok) {
+  const size_t before = r.diagnostics().problems.size();
+  std::vector<NodeId> v = scenario::parse_node_set(r, key, nodes, false, true);
+  if (r.diagnostics().problems.size() != before) {
+    ok = false;
+  } else if (v.empty()) {
+    r.error(key, "expected at least one node, got an empty node set");
+    ok = false;
+  }
+  return v;
+}
+
+void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std::string& base_dir,
+                 FaultsConfig& out) {
+  bool ok = true;
+  const size_t before = r.diagnostics().problems.size();
+  const std::string kind = r.required_enumeration(
+      "kind", {"crash", "recover", "pause", "sick", "play_dead", "partition", "loss_burst",
+               "delay_spike", "crash_process", "pause_process"});
+  if (r.diagnostics().problems.size() != before) {
+    // The other keys cannot be checked without a kind; do not also report them as unknown.
+    for (const char* key : {"at_s", "at_ms", "nodes", "duration_s", "duration_ms", "duration",
+                            "heal_at_s", "heal_at_ms", "a", "b", "one_way", "from", "to", "loss",
+                            "extra_ms", "mean_up_s", "mean_down_s", "mean_interval_s", "start_s",
+                            "start_ms", "stop_s", "stop_ms"})
+      if (r.has(key)) r.consume(key);
+    return;
+  }
+
+  if (kind == "crash_process") {
+    CrashProcess p;
+    p.nodes = required_nodes(r, "nodes", nodes, ok);
+    if (!r.has("mean_up_s")) {
+      r.consume("mean_up_s");
+      r.error("mean_up_s", "required field is missing (expected a number > 0)");
+      ok = false;
+    } else {
+      p.mean_up_s = r.positive("mean_up_s", 1, 0, kMaxS);
+    }
+    if (given(r, "mean_down_s")) {
+      p.mean_down_s = r.positive("mean_down_s", 1, 0, kMaxS);
+    } else {
+      if (r.has("mean_down_s")) r.consume("mean_down_s");
+      r.set_resolved("mean_down_s", nullptr);
+    }
+    const auto start = read_seconds(r, "start", false, false, ok);
+    if (!start) r.set_resolved("start_s", 0.0);
+    const auto stop = read_seconds(r, "stop", false, false, ok);
+    p.start = SimTime::from_seconds(start.value_or(0));
+    if (stop) {
+      p.stop = SimTime::from_seconds(*stop);
+      if (*p.stop <= p.start) {
+        r.error("stop_s", "expected a stop time after the start (" + fmt(p.start.seconds()) +
+                              " s), got " + fmt(*stop) + " s");
+        ok = false;
+      }
+    }
+    const size_t k = out.crash_processes.size();
+    p.stream = k == 0 ? "faults.crash_process" : "faults.crash_process#" + std::to_string(k);
+    if (ok && r.diagnostics().problems.size() == before) out.crash_processes.push_back(std::move(p));
+    return;
+  }
+
+  if (kind == "pause_process") {
+    PauseProcess p;
+    p.nodes = required_nodes(r, "nodes", nodes, ok);
+    if (!r.has("mean_interval_s")) {
+      r.consume("mean_interval_s");
+      r.error("mean_interval_s", "required field is missing (expected a number > 0)");
+      ok = false;
+    } else {
+      p.mean_interval_s = r.positive("mean_interval_s", 1, 0, kMaxS);
+    }
+    const int n_given = int(given(r, "duration_ms")) + int(given(r, "duration_s")) +
+                        int(given(r, "duration"));
+    if (n_given != 1) {
+      for (const char* key : {"duration_ms", "duration_s", "duration"})
+        if (r.has(key)) r.consume(key);
+      r.error(n_given == 0 ? "required: one of 'duration_ms', 'duration_s' or 'duration' (a "
+                             "distribution object)"
+                           : "only one of 'duration_ms', 'duration_s', 'duration' may be given");
+      ok = false;
+    } else if (given(r, "duration")) {
+      r.object("duration", [&](ObjectReader& d) {
+        const size_t b = r.diagnostics().problems.size();
+        p.duration = net::parse_latency_model(d, base_dir, 1.0);
+        if (r.diagnostics().problems.size() != b) ok = false;
+      });
+    } else {
+      const auto secs = read_seconds(r, "duration", true, true, ok);
+      if (secs) p.duration = net::constant_latency(*secs * 1e3);
+    }
+    const auto start = read_seconds(r, "start", false, false, ok);
+    if (!start) r.set_resolved("start_s", 0.0);
+    const auto stop = read_seconds(r, "stop", false, false, ok);
+    p.start = SimTime::from_seconds(start.value_or(0));
+    if (stop) {
+      p.stop = SimTime::from_seconds(*stop);
+      if (*p.stop <= p.start) {
+        r.error("stop_s", "expected a stop time after the start (" + fmt(p.start.seconds()) +
+                              " s), got " + fmt(*stop) + " s");
+        ok = false;
+      }
+    }
+    const size_t k = out.pause_processes.size();
+    p.stream = k == 0 ? "faults.pause_process" : "faults.pause_process#" + std::to_string(k);
+    if (ok && r.diagnostics().problems.size() == before) out.pause_processes.push_back(std::move(p));
+    return;
+  }
+
+  ScheduledFault f;
+  const auto at = read_seconds(r, "at", true, false, ok);
+  f.at = SimTime::from_seconds(at.value_or(0));
+  auto end_after = [&](double secs) { f.end = f.at + Duration::from_seconds(secs); };
+
+  if (kind == "crash" || kind == "recover") {
+    f.kind = kind == "crash" ? FaultKind::crash : FaultKind::recover;
+    f.nodes = required_nodes(r, "nodes", nodes, ok);
+  } else if (kind == "pause") {
+    f.kind = FaultKind::pause;
+    const auto d = read_seconds(r, "duration", true, true, ok);
+    if (d) end_after(*d);
+    f.nodes = required_nodes(r, "nodes", nodes, ok);
+  } else if (kind == "sick" || kind == "play_dead") {
+    f.kind = kind == "sick" ? FaultKind::sick : FaultKind::play_dead;
+    const auto d = read_seconds(r, "duration", false, true, ok);
+    if (d) end_after(*d);
+    f.nodes = required_nodes(r, "nodes", nodes, ok);
+  } else if (kind == "partition") {
+    f.kind = FaultKind::partition;
+    const auto heal = read_seconds(r, "heal_at", false, false, ok);
+    if (heal && at) {
+      if (*heal <= *at) {
+        r.error("heal_at_s", "expected a heal time after the start (" + fmt(*at) + " s), got " +
+                                 fmt(*heal) + " s");
+        ok = false;
+      } else {
+        f.end = SimTime::from_seconds(*heal);
+      }
+    }
+    f.a = required_nodes(r, "a", nodes, ok);
+    f.b = scenario::parse_node_set(r, "b", nodes);
+    f.one_way = r.boolean("one_way", false);
+    std::vector<NodeId> both;
+    std::set_intersection(f.a.begin(), f.a.end(), f.b.begin(), f.b.end(),
+                          std::back_inserter(both));
+    if (!both.empty()) {
+      r.error("b", "expected groups a and b to be disjoint, but node " +
+                       std::to_string(both.front()) + " is in both");
+      ok = false;
+    }
+  } else if (kind == "loss_burst" || kind == "delay_spike") {
+    f.kind = kind == "loss_burst" ? FaultKind::loss_burst : FaultKind::delay_spike;
+    const auto d = read_seconds(r, "duration", true, true, ok);
+    if (d) end_after(*d);
+    f.a = scenario::parse_node_set(r, "from", nodes);
+    f.b = scenario::parse_node_set(r, "to", nodes);
+    if (f.kind == FaultKind::loss_burst) {
+      if (!r.has("loss")) {
+        r.consume("loss");
+        r.error("loss", "required field is missing (expected a number > 0 and <= 1)");
+        ok = false;
+      } else {
+        f.loss = r.positive("loss", 1, 0, 1);
+      }
+    } else {
+      if (!r.has("extra_ms")) {
+        r.consume("extra_ms");
+        r.error("extra_ms", "required field is missing (expected a number > 0)");
+        ok = false;
+      } else {
+        f.extra = Duration::from_ms(r.positive("extra_ms", 1, 0, kMaxS * 1e3));
+      }
+    }
+  }
+  if (ok && r.diagnostics().problems.size() == before) out.scheduled.push_back(std::move(f));
+}
+
+}  // namespace
+
+FaultsConfig parse_faults_config(ObjectReader& root, const scenario::NodesConfig& nodes,
+                                 const std::string& base_dir) {
+  FaultsConfig out;
+  root.objects("faults", [&](ObjectReader& r, size_t) { parse_entry(r, nodes, base_dir, out); });
+  return out;
+}
+
+}  // namespace fdsim::faults

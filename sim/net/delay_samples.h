@@ -1,0 +1,18 @@
+#pragma once
+// Reading measured one-way delays for the empirical latency model.
+//
+// File format: one delay in milliseconds per line (a finite number >= 0, e.g. "0.734" or
+// "1e-1"); blank lines are skipped; '#' starts a comment that runs to the end of the line.
+// Contract: never throws. On any problem (file unreadable, a line that is not one number >= 0,
+// no sample at all) it returns an empty vector and sets `error` to a message naming the file
+// and the line ("delays.txt:12: expected a delay in ms >= 0, got \"abc\""); on success `error`
+// is cleared and the samples come back in file order.
+
+#include <string>
+#include <vector>
+
+namespace fdsim::net {
+
+std::vector<double> load_delay_samples_ms(const std::string& path, std::string& error);
+
+}  // namespace fdsim::net

@@ -1,0 +1,51 @@
+// Empirical delay files: one number per line, '#' comments, errors as strings with line numbers.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "sim/net/delay_samples.h"
+
+namespace fdsim::net {
+namespace {
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(DelaySamples, ReadsNumbersSkippingBlankLinesAndComments) {
+  const std::string path =
+      write_file("ok.txt", "# measured on a LAN\n0.5\n\n  1.25  # trailing comment\n3e-1\n7\n");
+  std::string err = "stale";
+  const auto v = load_delay_samples_ms(path, err);
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(v, (std::vector<double>{0.5, 1.25, 0.3, 7}));
+}
+
+TEST(DelaySamples, BadLineIsReportedWithFileAndLineNumber) {
+  const std::string path = write_file("bad.txt", "1\n2\nabc\n");
+  std::string err;
+  EXPECT_TRUE(load_delay_samples_ms(path, err).empty());
+  EXPECT_EQ(err, path + ":3: expected a delay in ms >= 0, got \"abc\"");
+}
+
+TEST(DelaySamples, NegativeAndPartlyNumericLinesAreErrors) {
+  std::string err;
+  EXPECT_TRUE(load_delay_samples_ms(write_file("neg.txt", "1\n-2\n"), err).empty());
+  EXPECT_NE(err.find(":2: expected a delay in ms >= 0, got \"-2\""), std::string::npos) << err;
+  EXPECT_TRUE(load_delay_samples_ms(write_file("two.txt", "1 2\n"), err).empty());
+  EXPECT_NE(err.find(":1:"), std::string::npos) << err;
+}
+
+TEST(DelaySamples, MissingOrEmptyFileIsAnError) {
+  std::string err;
+  EXPECT_TRUE(load_delay_samples_ms(testing::TempDir() + "/does-not-exist.txt", err).empty());
+  EXPECT_NE(err.find("cannot open"), std::string::npos) << err;
+  EXPECT_TRUE(load_delay_samples_ms(write_file("empty.txt", "# nothing\n\n"), err).empty());
+  EXPECT_NE(err.find("no delay samples"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace fdsim::net
