@@ -1,0 +1,203 @@
+"""Tables from aggregates: per point and arm, each metric's mean with its 95% half-width and n,
+and the paired difference against the reference arm; rendered as markdown or CSV.
+
+Contract:
+- metric_table() keeps the aggregate's numbers as they are (no re-computation): mean,
+  ci95_half_width, n, and diff_mean, diff_ci95_half_width, diff_n (arm minus reference arm,
+  paired over replications on common random numbers).
+- to_markdown() prints mean ± half-width (4 significant digits) and "n/a" for missing values;
+  to_csv() writes every number in full precision (repr), one column per quantity, empty cells
+  for missing values. Row order: point index, then arm order.
+- summary_markdown() is the compact `summary` view: the headline metric (the first role of
+  metric_names.HEADLINE_ROLES present, unless one is given) with its 95% CI [mean - h, mean + h],
+  n, and the paired difference against the reference arm.
+"""
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from .. import metric_names as names
+from .aggregate import format_value
+from .errors import AnalysisInputError
+
+
+@dataclass(frozen=True)
+class Estimate:
+    mean: object
+    half_width: object
+    n: object
+
+
+@dataclass
+class Table:
+    columns: list            # column names
+    rows: list               # cells: str, number, None, or Estimate
+    estimate_columns: set = field(default_factory=set)  # indices of Estimate columns: each
+                                                         # expands to 3 CSV columns
+
+
+def fmt(x, digits=4):
+    if x is None:
+        return "n/a"
+    if isinstance(x, int) and not isinstance(x, bool):
+        return str(x)
+    return f"{x:.{digits}g}"
+
+
+def _estimate_md(e):
+    if e.mean is None:
+        return "n/a"
+    hw = f" ± {fmt(e.half_width)}" if e.half_width is not None else ""
+    return f"{fmt(e.mean)}{hw} (n={e.n})"
+
+
+def headline_metric(table):
+    """(role or None, path) of the headline metric present in the table."""
+    for role in names.HEADLINE_ROLES:
+        path = names.metric_path(role)
+        if table.has_metric(path):
+            return role, path
+    raise AnalysisInputError(
+        f"{table.source}: none of the headline metrics "
+        f"({', '.join(names.metric_path(r) for r in names.HEADLINE_ROLES)}) is in the data: "
+        f"give --metric")
+
+
+def metric_table(table, metrics, where=None, arms=None, diff=True, all_axes=False):
+    """A Table with one row per (point, arm) and, per metric, its Estimate (and paired diff)."""
+    paths = []
+    for m in metrics:
+        p = names.metric_path(m)
+        table.require_metric(p, role=m)
+        paths.append(p)
+    sub = table.select(where, arms)
+    axes = sub.axes if all_axes else (sub.varying_axes() or [])
+    columns = ["point"] + list(axes) + ["arm"]
+    estimate_columns = set()
+    for p in paths:
+        estimate_columns.add(len(columns))
+        columns.append(p)
+        if diff:
+            estimate_columns.add(len(columns))
+            columns.append(f"{p} diff")
+    if diff:
+        columns.append("reference_arm")
+    rows = []
+    for point, params in sub.points():
+        for arm in sub.arms():
+            present = [sub.row(point, arm, p) for p in paths]
+            if all(r is None for r in present):
+                continue
+            row = [point] + [params.get(a) for a in axes] + [arm]
+            ref = None
+            for r in present:
+                row.append(Estimate(r.mean, r.ci95_half_width, r.n) if r else
+                           Estimate(None, None, 0))
+                if diff:
+                    if r is not None and r.diff_n is not None:
+                        row.append(Estimate(r.diff_mean, r.diff_ci95_half_width, r.diff_n))
+                    else:
+                        row.append(None)
+                if r is not None and r.reference_arm:
+                    ref = r.reference_arm
+            if diff:
+                row.append(ref)
+            rows.append(row)
+    return Table(columns, rows, estimate_columns)
+
+
+def _cell_md(c):
+    if isinstance(c, Estimate):
+        return _estimate_md(c)
+    if c is None:
+        return ""
+    if isinstance(c, (int, float)) and not isinstance(c, bool):
+        return fmt(c)
+    return format_value(c).replace("|", "\\|")
+
+
+def to_markdown(t):
+    head = "| " + " | ".join(c.replace("|", "\\|") for c in t.columns) + " |"
+    sep = "|" + "|".join("---" for _ in t.columns) + "|"
+    lines = [head, sep]
+    for row in t.rows:
+        cells = [_cell_md(c) for c in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _num_csv(x):
+    if x is None:
+        return ""
+    if isinstance(x, float):
+        return repr(x)
+    return str(x)
+
+
+def to_csv(t):
+    header = []
+    est_cols = t.estimate_columns
+    for i, c in enumerate(t.columns):
+        if i in est_cols:
+            header += [f"{c} mean", f"{c} ci95_half_width", f"{c} n"]
+        else:
+            header.append(c)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    for row in t.rows:
+        out = []
+        for i, c in enumerate(row):
+            if i in est_cols:
+                if isinstance(c, Estimate):
+                    out += [_num_csv(c.mean), _num_csv(c.half_width), _num_csv(c.n)]
+                else:
+                    out += ["", "", ""]
+            elif c is None:
+                out.append("")
+            elif isinstance(c, (int, float)) and not isinstance(c, bool):
+                out.append(_num_csv(c))
+            else:
+                out.append(format_value(c))
+        w.writerow(out)
+    return buf.getvalue()
+
+
+def summary_markdown(table, metric=None, where=None, arms=None):
+    """The compact markdown summary: per point and arm, the headline metric with its 95% CI."""
+    if metric is None:
+        role, path = headline_metric(table)
+    else:
+        role, path = metric, names.metric_path(metric)
+        table.require_metric(path, role=metric)
+    sub = table.select(where, arms)
+    axes = sub.varying_axes()
+    label = names.label_of(role or path)
+    refs = sorted({r.reference_arm for r in sub.rows if r.metric == path and r.reference_arm})
+    lines = [f"{sub.source}: {label} [{path}], mean and 95% CI over replications (Student t); "
+             f"\u0394 = arm \u2212 {refs[0] if len(refs) == 1 else 'reference arm'}, paired "
+             f"over replications", ""]
+    cols = ["point"] + axes + ["arm", "mean", "95% CI", "n", "\u0394 (95% CI)"]
+    lines.append("| " + " | ".join(cols) + " |")
+    lines.append("|" + "|".join("---" for _ in cols) + "|")
+    for point, params in sub.points():
+        for arm in sub.arms():
+            r = sub.row(point, arm, path)
+            if r is None:
+                continue
+            if r.mean is not None and r.ci95_half_width is not None:
+                ci = f"[{fmt(r.mean - r.ci95_half_width)}, {fmt(r.mean + r.ci95_half_width)}]"
+            else:
+                ci = "n/a"
+            if r.diff_mean is not None:
+                d = fmt(r.diff_mean) + (f" ± {fmt(r.diff_ci95_half_width)}"
+                                        if r.diff_ci95_half_width is not None else "")
+            elif r.reference_arm == arm:
+                d = "(reference)"
+            else:
+                d = "n/a"
+            cells = [str(point)] + [format_value(params.get(a)) for a in axes] + [
+                arm, fmt(r.mean), ci, str(r.n), d]
+            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
