@@ -7,7 +7,19 @@
 //   byte for byte (after dump()), whatever thread runs it and whatever else runs in the process.
 //   Everything machine-dependent (wall time, events per wall second, peak memory) is only in
 //   `run_stats`, which is kept apart from `result`.
-// - Never throws on bad input: problems come back in `problems` (each "$.path: message").
+// - Never throws on bad input: problems come back in `problems`, each one line
+//   "<source_name>: $.path: message" ("$.path: message" when source_name is empty).
+//   source_name is also the base for relative data files (its directory); it never enters
+//   the result, so the same scenario gives the same result from any path.
+// - Exceptions escaping a model (bugs) are caught into `internal_error`; programmer errors that
+//   abort (failed conservation checks, time overflow) still abort the process.
+// - Arms: one simulation per arm, all on the same seed and replication (common random
+//   numbers); the heartbeat study is one simulation serving every arm (contracts.md).
+// - `result` = {"manifest": {fdsim_version, git_revision, scenario_name, scenario_hash (hex
+//   FNV-1a 64 of the canonical dump of the resolved config), seed, replication, model,
+//   arm_order, arms: {arm: {simulation, fingerprint (hex), events_dispatched,
+//   peak_queue_size, events_by_kind}}, horizon_s, warmup_s, resolved_config},
+//   "metrics": {arm: {...}}}. The seed override, if any, is written into resolved_config.
 // - Thread-safe: several execute() calls may run concurrently on different threads.
 
 #include <cstdint>
@@ -20,16 +32,26 @@
 
 namespace fdsim::run {
 
+// Progress details for a command-line progress line (machine-dependent uses only).
+struct ProgressInfo {
+  double simulated_s = 0;       // simulated seconds reached, summed over the simulations
+  double total_s = 0;           // horizon x number of simulations
+  uint64_t events = 0;          // events dispatched so far, summed over the simulations
+};
+
 struct RunOptions {
   std::optional<uint64_t> seed;  // overrides the scenario's seed
   bool trace = false;            // collect the protocol-event trace (JSONL lines)
-  // Called now and then with (simulated seconds reached, horizon seconds) for progress.
+  // Called now and then with (simulated seconds reached, horizon seconds) for progress. With
+  // several simulations (one per arm) both are summed over them: (done, arms x horizon).
   std::function<void(double, double)> progress;
+  // The same, with the number of events dispatched so far (for events per wall second).
+  std::function<void(const ProgressInfo&)> progress_info;
 };
 
 struct RunOutcome {
   bool ok = false;
-  std::vector<std::string> problems;  // bad input ("$.path: message"); empty when ok
+  std::vector<std::string> problems;  // bad input ("<source>: $.path: message"); empty when ok
   std::string internal_error;         // set when the run itself failed (a bug, not bad input)
   nlohmann::json result;              // {"manifest": ..., "metrics": {arm: {...}}, ...}
   nlohmann::json run_stats;           // wall time, events per wall second, peak RSS, ...
@@ -47,5 +69,8 @@ struct ResolveOutcome {
   nlohmann::json resolved;
 };
 ResolveOutcome resolve(const nlohmann::json& scenario, const std::string& source_name);
+
+// Hex FNV-1a 64 of resolved.dump() (16 lowercase hex digits): the manifest's scenario_hash.
+std::string scenario_hash(const nlohmann::json& resolved);
 
 }  // namespace fdsim::run

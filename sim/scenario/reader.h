@@ -71,11 +71,13 @@ class ObjectReader {
   std::string string(std::string_view key, std::string def);
   std::string enumeration(std::string_view key, std::string def,
                           std::initializer_list<std::string_view> allowed);
-  // Unit-suffixed times; the key must carry the unit ("period_ms", "horizon_s").
+  // Unit-suffixed times; the key must carry the unit ("period_ms", "horizon_s"). The default
+  // upper bound (1e9 s, about 31 years) keeps every value convertible to int64 nanoseconds
+  // with room for sums; a larger bound would let a huge input abort the conversion.
   Duration duration_ms(std::string_view key, double def_ms, double min_ms = 0.0,
-                       double max_ms = 1e15);
+                       double max_ms = 1e12);
   Duration duration_s(std::string_view key, double def_s, double min_s = 0.0,
-                      double max_s = 1e12);
+                      double max_s = 1e9);
 
   // Required variants: a missing key is an error ("required").
   int64_t required_integer(std::string_view key, int64_t min = INT64_MIN, int64_t max = INT64_MAX);

@@ -1,0 +1,125 @@
+#include "models/geode/config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace fdsim::geode {
+
+std::string_view profile_name(Profile p) { return p == Profile::wiki ? "wiki" : "current"; }
+
+Duration default_view_ack_timeout(Duration member_timeout) {
+  const double ms = std::clamp(2.4874 * member_timeout.millis(), 1500.0, 12437.0);
+  return Duration::ms(std::llround(ms));
+}
+
+std::vector<std::string> GeodeConfig::arm_names() const {
+  std::vector<std::string> out;
+  for (const NeighbourCheckArm& a : arms) out.push_back(a.name);
+  return out;
+}
+
+GeodeConfig GeodeConfig::defaults(Profile profile, Duration m, size_t node_count) {
+  GeodeConfig c;
+  const bool wiki = profile == Profile::wiki;
+  c.profile = profile;
+  c.member_timeout = m;
+  c.heartbeat_period = m / 2;
+  c.monitor_period = m / 2;
+  c.check_threshold = wiki ? m : m - m / 2;
+  c.heartbeat_request_wait = m;
+  c.heartbeat_predecessors = 2;
+  c.small_view_size = wiki ? 4 : 9;
+  c.max_suspect_recipients = wiki ? 7 : 10;
+  c.preferred_in_fanout = wiki ? 5 : 10;
+  c.random_recipient = wiki;
+  c.final_check_timeout = m;
+  c.final_check_retry = Duration::ms(100);
+  c.request_collection = Duration::ms(300);
+  c.view_ack_timeout = default_view_ack_timeout(m);
+  c.partition_detection = true;
+  c.partition_shutdown = Duration::ms(1000);
+  c.join_retry = m;
+  c.node_count = node_count;
+  c.members.clear();
+  for (size_t i = 0; i < node_count; ++i) c.members.push_back(NodeId(i));
+  return c;
+}
+
+namespace {
+
+constexpr double kMaxMs = 1e9;  // about 11.6 days: far beyond any sensible protocol timer
+
+Duration ms_param(scenario::ObjectReader& r, std::string_view key, Duration def,
+                  bool strictly_positive) {
+  const double v = strictly_positive ? r.positive(key, def.millis(), 0.0, kMaxMs)
+                                     : r.number(key, def.millis(), 0.0, kMaxMs);
+  return Duration::from_ms(v);
+}
+
+size_t count_param(scenario::ObjectReader& r, std::string_view key, size_t def, int64_t min) {
+  return size_t(r.integer(key, int64_t(def), min, 1'000'000));
+}
+
+}  // namespace
+
+GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes) {
+  const std::string profile = r.enumeration("profile", "wiki", {"wiki", "current"});
+  const Profile p = profile == "current" ? Profile::current : Profile::wiki;
+  const Duration m = Duration::from_ms(r.positive("member_timeout_ms", 5000, 0.0, kMaxMs));
+  GeodeConfig c = GeodeConfig::defaults(p, m, nodes.count);
+
+  c.heartbeat_period = ms_param(r, "heartbeat_period_ms", c.heartbeat_period, true);
+  c.monitor_period = ms_param(r, "monitor_period_ms", c.monitor_period, true);
+  c.check_threshold = ms_param(r, "check_threshold_ms", c.check_threshold, false);
+  c.heartbeat_request_wait =
+      ms_param(r, "heartbeat_request_wait_ms", c.heartbeat_request_wait, true);
+  c.heartbeat_predecessors = count_param(r, "heartbeat_predecessors", c.heartbeat_predecessors, 0);
+  c.small_view_size = count_param(r, "small_view_size", c.small_view_size, 0);
+  c.max_suspect_recipients = count_param(r, "max_suspect_recipients", c.max_suspect_recipients, 1);
+  c.preferred_in_fanout = count_param(r, "preferred_in_fanout", c.preferred_in_fanout, 0);
+  c.random_recipient = r.boolean("random_recipient", c.random_recipient);
+  c.final_check_timeout = ms_param(r, "final_check_timeout_ms", c.final_check_timeout, true);
+  c.final_check_retry = ms_param(r, "final_check_retry_ms", c.final_check_retry, true);
+  c.request_collection = ms_param(r, "request_collection_ms", c.request_collection, false);
+  c.view_ack_timeout = ms_param(r, "view_ack_timeout_ms", c.view_ack_timeout, true);
+  c.partition_detection = r.boolean("partition_detection", c.partition_detection);
+  c.partition_shutdown = ms_param(r, "partition_shutdown_ms", c.partition_shutdown, false);
+  c.send_jitter_max = ms_param(r, "send_jitter_ms", Duration::zero(), false);
+  c.start_offset_max = ms_param(r, "start_offset_max_ms", Duration::zero(), false);
+  c.join_retry = ms_param(r, "join_retry_ms", c.join_retry, true);
+
+  c.members = scenario::parse_node_set(r, "members", nodes, /*def_all=*/true);
+  if (r.has("members") && c.members.empty()) r.error("members", "the initial view needs at least one member");
+  c.locators = nodes.locators;
+
+  c.arms.clear();
+  std::set<std::string> names;
+  r.objects("neighbour_check", [&](scenario::ObjectReader& a, size_t) {
+    NeighbourCheckArm arm;
+    arm.name = a.required_string("name");
+    if (arm.name.empty()) a.error("name", "expected a non-empty arm name");
+    if (!names.insert(arm.name).second)
+      a.error("name", "duplicate arm name \"" + arm.name + "\"");
+    if (a.has("detector")) {
+      a.object("detector", [&](scenario::ObjectReader& d) {
+        arm.detector = detectors::parse_detector_config(d);
+      });
+    } else if (arm.name != "fixed") {
+      a.error("detector",
+              "required for an arm other than \"fixed\" (the member-timeout rule); e.g. "
+              "{\"kind\": \"phi_accrual\"}");
+    }
+    c.arms.push_back(std::move(arm));
+  });
+  if (r.has("neighbour_check") && c.arms.empty() && r.raw("neighbour_check")->is_array())
+    r.error("neighbour_check", "expected at least one arm");
+  if (c.arms.empty()) {
+    c.arms.push_back(NeighbourCheckArm{});
+    if (!r.has("neighbour_check"))
+      r.set_resolved("neighbour_check", nlohmann::json::array({{{"name", "fixed"}}}));
+  }
+  return c;
+}
+
+}  // namespace fdsim::geode

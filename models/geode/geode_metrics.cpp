@@ -1,0 +1,168 @@
+#include "models/geode/geode_metrics.h"
+
+#include <algorithm>
+
+namespace fdsim::geode {
+
+using nlohmann::json;
+
+json summarize(std::vector<double> v) {
+  json out = json::object();
+  if (v.empty()) {
+    out["mean"] = nullptr;
+    out["min"] = nullptr;
+    out["p50"] = nullptr;
+    out["max"] = nullptr;
+    out["count"] = 0;
+    return out;
+  }
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (double x : v) sum += x;
+  const size_t n = v.size();
+  out["mean"] = sum / double(n);
+  out["min"] = v.front();
+  out["p50"] = 0.5 * (v[(n - 1) / 2] + v[n / 2]);
+  out["max"] = v.back();
+  out["count"] = n;
+  return out;
+}
+
+GeodeRecorder::GeodeRecorder(World& world, size_t initial_members)
+    : world_(world),
+      initial_members_(initial_members),
+      participating_(world.hosts.size(), false),
+      views_(world.hosts.size()) {}
+
+bool GeodeRecorder::alive(const MemberId& m) const {
+  const net::Hosts& h = world_.hosts;
+  return m.node < h.size() && !h.is_crashed(m.node) && h.incarnation(m.node) == m.incarnation &&
+         participating_[m.node];
+}
+
+void GeodeRecorder::message_sent(SimTime t, NodeId, Msg m, uint32_t bytes) {
+  if (!measuring(t)) return;
+  ++messages_[size_t(m)];
+  bytes_[size_t(m)] += bytes;
+}
+
+void GeodeRecorder::suspicion_raised(SimTime t, NodeId, const MemberId& suspect) {
+  for (CrashRecord& c : crashes_)
+    if (c.id == suspect && !c.first_suspicion && t >= c.crashed) c.first_suspicion = t;
+  if (!measuring(t)) return;
+  ++suspicions_;
+  if (alive(suspect)) ++false_suspicions_;
+}
+
+void GeodeRecorder::final_check_done(SimTime t, NodeId, const MemberId&, bool passed) {
+  if (!measuring(t)) return;
+  ++final_checks_;
+  if (passed) ++final_checks_passed_;
+}
+
+void GeodeRecorder::view_installed(SimTime t, NodeId at, const View& v, bool created_here,
+                                   const std::vector<MemberId>& removed) {
+  participating_[at] = true;
+  views_[at] = v.members;
+  if (created_here) {
+    for (const MemberId& r : removed) {
+      for (CrashRecord& c : crashes_)
+        if (c.id == r && !c.removal) c.removal = t;
+      if (measuring(t) && alive(r) &&
+          std::find(false_removals_.begin(), false_removals_.end(), r) == false_removals_.end())
+        false_removals_.push_back(r);
+    }
+    if (measuring(t)) ++views_installed_;
+  }
+  check_survivors(t);
+}
+
+void GeodeRecorder::disconnected(SimTime t, NodeId n, DisconnectReason why) {
+  participating_[n] = false;
+  if (measuring(t)) ++disconnects_[size_t(why)];
+  check_survivors(t);
+}
+
+void GeodeRecorder::partition_declared(SimTime t, NodeId) {
+  if (measuring(t)) ++partition_declarations_;
+}
+
+void GeodeRecorder::on_crash(NodeId n) {
+  const SimTime t = world_.sim.now();
+  const bool was_member = participating_[n];
+  participating_[n] = false;
+  if (was_member && measuring(t))
+    crashes_.push_back(CrashRecord{MemberId{n, world_.hosts.incarnation(n), -1}, t, {}, {}, {}});
+  check_survivors(t);
+}
+
+void GeodeRecorder::on_recover(NodeId n, uint32_t) { participating_[n] = false; }
+
+void GeodeRecorder::check_survivors(SimTime t) {
+  for (CrashRecord& c : crashes_) {
+    if (c.all_survivors || !c.removal) continue;
+    bool done = true;
+    for (NodeId n = 0; n < participating_.size() && done; ++n) {
+      if (n == c.id.node || !participating_[n] || world_.hosts.is_crashed(n)) continue;
+      const std::vector<MemberId>& v = views_[n];
+      if (std::find(v.begin(), v.end(), c.id) != v.end()) done = false;
+    }
+    if (done) c.all_survivors = t;
+  }
+}
+
+json GeodeRecorder::metrics() const {
+  const double window_s = (world_.horizon - world_.warmup_end).seconds();
+  const double member_s = double(initial_members_) * window_s;
+  const double member_h = member_s / 3600.0;
+  auto per = [](double x, double d) { return d > 0 ? json(x / d) : json(nullptr); };
+
+  std::vector<double> to_suspicion, to_removal, to_all;
+  uint64_t undetected = 0;
+  for (const CrashRecord& c : crashes_) {
+    if (c.first_suspicion) to_suspicion.push_back((*c.first_suspicion - c.crashed).seconds());
+    if (c.removal)
+      to_removal.push_back((*c.removal - c.crashed).seconds());
+    else
+      ++undetected;
+    if (c.all_survivors) to_all.push_back((*c.all_survivors - c.crashed).seconds());
+  }
+
+  json msgs = json::object(), bytes = json::object();
+  uint64_t total_msgs = 0, total_bytes = 0;
+  for (size_t i = 0; i < kMsgCount; ++i) {
+    std::string name(msg_name(Msg(i)));
+    name = name.substr(name.find('.') + 1);
+    msgs[name] = per(double(messages_[i]), member_s);
+    bytes[name] = per(double(bytes_[i]), member_s);
+    total_msgs += messages_[i];
+    total_bytes += bytes_[i];
+  }
+  msgs["total"] = per(double(total_msgs), member_s);
+  bytes["total"] = per(double(total_bytes), member_s);
+
+  json m = json::object();
+  m["members_initial_count"] = initial_members_;
+  m["measured_s"] = window_s;
+  m["suspicions_count"] = suspicions_;
+  m["false_suspicions_count"] = false_suspicions_;
+  m["false_suspicions_per_member_hour"] = per(double(false_suspicions_), member_h);
+  m["false_removals_count"] = false_removals_.size();
+  m["false_removals_per_member_hour"] = per(double(false_removals_.size()), member_h);
+  m["forced_disconnects_removed_count"] = disconnects_[size_t(DisconnectReason::removed)];
+  m["forced_disconnects_partition_count"] = disconnects_[size_t(DisconnectReason::partition)];
+  m["crashes_count"] = crashes_.size();
+  m["crashes_undetected_count"] = undetected;
+  m["detection_first_suspicion_s"] = summarize(to_suspicion);
+  m["detection_removal_s"] = summarize(to_removal);
+  m["detection_all_survivors_s"] = summarize(to_all);
+  m["views_installed_count"] = views_installed_;
+  m["final_checks_count"] = final_checks_;
+  m["final_checks_passed_count"] = final_checks_passed_;
+  m["partition_declarations_count"] = partition_declarations_;
+  m["messages_per_member_per_s"] = msgs;
+  m["bytes_per_member_per_s"] = bytes;
+  return m;
+}
+
+}  // namespace fdsim::geode

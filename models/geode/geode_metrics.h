@@ -1,0 +1,94 @@
+#pragma once
+// Membership metrics of the Geode ring (spec/metrics.md section 2), recorded from the
+// members' signals plus the ground truth of Hosts (a HostListener).
+//
+// Contract (every metric counts only what happens at or after warmup_end; a crash is measured
+// if it happens at or after warmup_end to a member that was participating, i.e. had installed
+// a view and was not disconnected):
+// - false suspicion: a suspicion raised about a member whose host is up (running, paused,
+//   sick or playing dead) on the same incarnation and that is still participating.
+// - false removal: a coordinator installs a view that drops a member that is alive in that
+//   sense (counted once per member identity). A forced disconnect is also counted under
+//   forced_disconnects_count, split by reason.
+// - detection times of a measured crash: to the first suspicion raised about the crashed
+//   identity; to its removal (the first view installed at a coordinator without it); to the
+//   instant every survivor (up, participating, other than the crashed host) has installed a
+//   view without it. Crashes not removed by the horizon count as undetected.
+// - rates per member-hour and per member per second divide by (initial view size) x (length
+//   of the measurement window); message counts are logical sends (network retransmissions
+//   are not counted), by message type.
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/geode/messages.h"
+#include "models/geode/signals.h"
+#include "sim/net/world.h"
+
+namespace fdsim::geode {
+
+class GeodeRecorder final : public Signals, public net::HostListener {
+ public:
+  struct CrashRecord {
+    MemberId id;
+    SimTime crashed;
+    std::optional<SimTime> first_suspicion;
+    std::optional<SimTime> removal;
+    std::optional<SimTime> all_survivors;
+  };
+
+  GeodeRecorder(World& world, size_t initial_members);
+
+  // Signals.
+  void message_sent(SimTime t, NodeId from, Msg m, uint32_t bytes) override;
+  void suspicion_raised(SimTime t, NodeId by, const MemberId& suspect) override;
+  void final_check_done(SimTime t, NodeId by, const MemberId& suspect, bool passed) override;
+  void view_installed(SimTime t, NodeId at, const View& v, bool created_here,
+                      const std::vector<MemberId>& removed) override;
+  void disconnected(SimTime t, NodeId n, DisconnectReason why) override;
+  void partition_declared(SimTime t, NodeId coordinator) override;
+  // HostListener.
+  void on_crash(NodeId n) override;
+  void on_recover(NodeId n, uint32_t incarnation) override;
+
+  nlohmann::json metrics() const;
+
+  const std::vector<CrashRecord>& crashes() const { return crashes_; }
+  uint64_t suspicions() const { return suspicions_; }
+  uint64_t false_suspicions() const { return false_suspicions_; }
+  uint64_t false_removals() const { return false_removals_.size(); }
+  uint64_t views_installed() const { return views_installed_; }
+  uint64_t final_checks() const { return final_checks_; }
+  uint64_t final_checks_passed() const { return final_checks_passed_; }
+  uint64_t partition_declarations() const { return partition_declarations_; }
+  uint64_t disconnects(DisconnectReason why) const { return disconnects_[size_t(why)]; }
+
+ private:
+  bool measuring(SimTime t) const { return t >= world_.warmup_end; }
+  bool alive(const MemberId& m) const;
+  void check_survivors(SimTime t);
+
+  World& world_;
+  size_t initial_members_;
+  std::vector<bool> participating_;                  // by node
+  std::vector<std::vector<MemberId>> views_;         // last installed view per node
+  std::vector<CrashRecord> crashes_;
+  std::vector<MemberId> false_removals_;
+  uint64_t suspicions_ = 0;
+  uint64_t false_suspicions_ = 0;
+  uint64_t views_installed_ = 0;
+  uint64_t final_checks_ = 0;
+  uint64_t final_checks_passed_ = 0;
+  uint64_t partition_declarations_ = 0;
+  std::array<uint64_t, 2> disconnects_{};
+  std::array<uint64_t, kMsgCount> messages_{};
+  std::array<uint64_t, kMsgCount> bytes_{};
+};
+
+// {"mean", "min", "p50", "max", "count"} of a sample (nulls when empty).
+nlohmann::json summarize(std::vector<double> values);
+
+}  // namespace fdsim::geode

@@ -1,0 +1,283 @@
+// Member: lifecycle, messaging helpers, heartbeats, the monitor tick and neighbour checks
+// (spec 2, 3, 4.1). Suspicion handling is in member_suspicion.cpp, views in member_views.cpp.
+#include "models/geode/member.h"
+
+#include <algorithm>
+
+#include "models/geode/ring.h"
+#include "models/geode/view_creator.h"
+
+namespace fdsim::geode {
+
+using nlohmann::json;
+
+Member::Member(Shared& shared, NodeId node)
+    : shared_(shared),
+      node_(node),
+      me_{node, 0, -1},
+      creator_(std::make_unique<ViewCreator>(*this)) {}
+
+Rng& Member::stream(std::unique_ptr<Rng>& slot, const char* purpose) {
+  if (!slot) slot = std::make_unique<Rng>(shared_.world.rng.stream(node_, purpose));
+  return *slot;
+}
+
+Member::~Member() = default;
+
+void Member::trace(std::string_view kind, json fields) const {
+  if (shared_.world.sim.trace() != nullptr) shared_.trace(node_, kind, fields);
+}
+
+EventId Member::after(Duration d, EventKind kind, std::function<void()> fn) {
+  return at(now() + d, kind, std::move(fn));
+}
+
+EventId Member::at(SimTime t, EventKind kind, std::function<void()> fn) {
+  return shared_.world.hosts.schedule_at(node_, t, kind,
+                                         [this, e = epoch_, fn = std::move(fn)] {
+                                           if (e == epoch_) fn();
+                                         });
+}
+
+void Member::send(Msg m, const MemberId& to, size_t ids,
+                  std::function<void(Member&)> on_arrival) {
+  if (to.node == node_) shared_.fail(node_, "a member sends a message to itself");
+  const uint32_t bytes = msg_bytes(m, ids);
+  shared_.signals.message_sent(now(), node_, m, bytes);
+  auto deliver = [&sh = shared_, to, from = me_, m, fn = std::move(on_arrival)] {
+    Member& dst = sh.at(to.node);
+    if (!dst.accepts(to)) return;
+    dst.note_traffic(from, m);
+    fn(dst);
+  };
+  net::Network& net = shared_.world.net;
+  if (msg_reliable(m))
+    net.send_reliable(node_, to.node, shared_.types[m], bytes, std::move(deliver));
+  else
+    net.send_unreliable(node_, to.node, shared_.types[m], bytes, std::move(deliver));
+}
+
+// --- Lifecycle. ---
+
+void Member::reset_state() {
+  ++epoch_;
+  creator_->deactivate();
+  view_.reset();
+  neighbour_.reset();
+  contact_.clear();
+  suspected_.clear();
+  recorded_.clear();
+  removal_requested_.clear();
+  for (auto& [rid, c] : neighbour_checks_) shared_.world.sim.cancel(c.timer);
+  neighbour_checks_.clear();
+  availability_.clear();
+  detectors_.clear();
+}
+
+void Member::start(const View& initial_view, Duration start_offset) {
+  ever_member_ = true;
+  me_ = *initial_view.find(me_);
+  last_tick_ = now();
+  install_view(initial_view, {}, false);
+  start_loops(start_offset);
+}
+
+void Member::on_crash() {
+  reset_state();
+  joining_ = false;
+}
+
+void Member::on_recover(uint32_t incarnation) {
+  reset_state();
+  me_ = MemberId{node_, incarnation, -1};
+  disconnected_ = false;
+  if (!ever_member_) return;  // never a member: stays idle
+  joining_ = true;
+  join_attempts_ = 0;
+  last_tick_ = now();
+  trace("join_start", {{"incarnation", incarnation}});
+  start_loops(Duration::zero());
+  send_join();
+}
+
+bool Member::is_coordinator() const { return participating() && creator_->active(); }
+
+bool Member::final_checking(const MemberId& m) const {
+  for (const auto& [id, a] : availability_)
+    if (a.final_check && a.suspect == m) return true;
+  return false;
+}
+
+bool Member::neighbour_checking(const MemberId& m) const {
+  for (const auto& [rid, c] : neighbour_checks_)
+    if (c.target == m) return true;
+  return false;
+}
+
+std::optional<SimTime> Member::last_contact(const MemberId& m) const {
+  auto it = contact_.find(m);
+  if (it == contact_.end()) return std::nullopt;
+  return it->second;
+}
+
+// --- Heartbeats (spec 3). ---
+
+void Member::start_loops(Duration offset) {
+  const GeodeConfig& c = shared_.config;
+  after(offset + c.heartbeat_period, shared_.kinds.heartbeat, [this] { heartbeat_loop(); });
+  next_tick_ = now() + offset + c.monitor_period;
+  at(next_tick_, shared_.kinds.monitor, [this] { monitor_tick(); });
+}
+
+void Member::heartbeat_loop() {
+  send_heartbeats();
+  Duration sleep = shared_.config.heartbeat_period;
+  if (shared_.config.send_jitter_max > Duration::zero())
+    sleep += Duration::from_ms(stream(jitter_rng_, "geode.jitter")
+                                   .uniform(0.0, shared_.config.send_jitter_max.millis()));
+  after(sleep, shared_.kinds.heartbeat, [this] { heartbeat_loop(); });
+}
+
+void Member::send_heartbeats() {
+  if (!participating()) return;
+  const std::vector<MemberId> targets =
+      heartbeat_targets(*view_, me_, shared_.config.heartbeat_predecessors);
+  if (targets.empty()) return;
+  const uint64_t seq = heartbeat_seq_++;
+  const SimTime sent = now();
+  for (const MemberId& t : targets)
+    send(Msg::heartbeat, t, 0, [from = me_, seq, sent](Member& d) {
+      d.on_heartbeat(from, kPeriodic, seq, sent);
+    });
+}
+
+void Member::on_heartbeat(const MemberId& from, int64_t request_id, uint64_t seq,
+                          SimTime send_time) {
+  if (!participating() || !in_view(from)) return;
+  contacted_by(from, now());
+  if (request_id > 0) {
+    if (neighbour_checks_.count(request_id)) finish_neighbour_check(request_id, true);
+    return;
+  }
+  if (request_id == kPeriodic && shared_.arm.detector) {
+    std::unique_ptr<detectors::Detector>& d = detectors_[from];
+    if (!d) d = detectors::make_detector(*shared_.arm.detector, shared_.config.heartbeat_period);
+    d->on_heartbeat(seq, send_time, now());
+  }
+}
+
+void Member::on_heartbeat_request(const MemberId& from, int64_t request_id) {
+  if (!participating()) return;
+  if (shared_.world.hosts.is_sick(node_)) {
+    trace("ignored_sick", {{"msg", "heartbeat_request"}, {"from", from.node}});
+    return;
+  }
+  send(Msg::heartbeat, from, 0, [me = me_, request_id](Member& d) {
+    d.on_heartbeat(me, request_id, 0, SimTime::zero());
+  });
+}
+
+// --- Contact (spec 3). ---
+
+void Member::contacted_by(const MemberId& from, SimTime stamp) {
+  if (!in_view(from) || from == me_) return;
+  auto [it, fresh] = contact_.emplace(from, stamp);
+  if (!fresh && it->second < stamp) it->second = stamp;
+  if (suspected_.count(from)) {
+    unsuspect(from);
+    recompute_neighbour();
+  }
+}
+
+void Member::note_traffic(const MemberId& from, Msg m) {
+  // `current`: any traffic counts as contact, stamped with the last tick (coarse); heartbeats
+  // are stamped exactly by on_heartbeat. `wiki`: heartbeats only.
+  if (m == Msg::heartbeat || shared_.config.profile != Profile::current) return;
+  if (participating()) contacted_by(from, last_tick_);
+}
+
+void Member::unsuspect(const MemberId& m) {
+  const bool was = suspected_.erase(m) > 0;
+  recorded_.erase(m);
+  if (was) trace("unsuspect", {{"member", m.node}});
+}
+
+void Member::set_neighbour(std::optional<MemberId> n) {
+  if (n == neighbour_) return;
+  neighbour_ = n;
+  trace("watch", {{"neighbour", n ? json(n->node) : json(nullptr)}});
+}
+
+void Member::recompute_neighbour() {
+  set_neighbour(view_ ? next_neighbour(*view_, me_, me_, suspected_) : std::nullopt);
+}
+
+// --- Monitor tick (spec 3) and neighbour checks (spec 4.1). ---
+
+void Member::monitor_tick() {
+  // Fixed rate: the next tick keeps the phase; ticks missed during a pause are not replayed
+  // one by one (the deferred tick runs once at the resume).
+  next_tick_ += shared_.config.monitor_period;
+  while (next_tick_ <= now()) next_tick_ += shared_.config.monitor_period;
+  at(next_tick_, shared_.kinds.monitor, [this] { monitor_tick(); });
+
+  last_tick_ = now();
+  if (!participating() || !neighbour_) return;
+  const MemberId n = *neighbour_;
+  auto it = contact_.find(n);
+  if (it == contact_.end()) {
+    contact_.emplace(n, now());
+    trace("grace_stamp", {{"neighbour", n.node}});
+    return;
+  }
+  if (neighbour_checking(n)) return;
+  if (check_due(n, it->second)) start_neighbour_check(n);
+}
+
+bool Member::check_due(const MemberId& n, SimTime last) const {
+  if (shared_.arm.detector) {
+    auto it = detectors_.find(n);
+    if (it != detectors_.end() && it->second->suspect_at() != SimTime::max())
+      return it->second->suspects(now());
+  }
+  return now() - last >= shared_.config.check_threshold;
+}
+
+void Member::start_neighbour_check(const MemberId& target) {
+  if (!participating() || !in_view(target) || target == me_) return;
+  const auto last = last_contact(target);
+  trace("check_start", {{"target", target.node},
+                        {"silence_ms", last ? json((now() - *last).millis()) : json(nullptr)}});
+  set_neighbour(next_neighbour(*view_, me_, target, suspected_));
+  const int64_t rid = next_request_id_++;
+  NeighbourCheck c{target, now(), {}};
+  c.timer = after(shared_.config.heartbeat_request_wait, shared_.kinds.check_wait,
+                  [this, rid] { finish_neighbour_check(rid, false); });
+  neighbour_checks_.emplace(rid, c);
+  send(Msg::heartbeat_request, target, 1,
+       [from = me_, rid](Member& d) { d.on_heartbeat_request(from, rid); });
+}
+
+void Member::finish_neighbour_check(int64_t request_id, bool replied) {
+  auto it = neighbour_checks_.find(request_id);
+  if (it == neighbour_checks_.end()) return;
+  const NeighbourCheck c = it->second;
+  neighbour_checks_.erase(it);
+  if (replied) shared_.world.sim.cancel(c.timer);
+  if (!participating() || !in_view(c.target)) return;
+  const auto last = last_contact(c.target);
+  const bool passed = replied || (last && *last > c.start);
+  if (passed) {
+    trace("check_passed", {{"target", c.target.node}, {"replied", replied}});
+    unsuspect(c.target);
+    recompute_neighbour();
+    return;
+  }
+  trace("check_failed", {{"target", c.target.node}});
+  if (removal_requested_.count(c.target)) return;  // already being removed
+  suspected_.insert(c.target);
+  set_neighbour(next_neighbour(*view_, me_, c.target, suspected_));
+  initiate_suspicion(c.target);
+}
+
+}  // namespace fdsim::geode

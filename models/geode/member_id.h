@@ -1,0 +1,37 @@
+#pragma once
+// The identity of a Geode member: the host it runs on, the host incarnation it belongs to, and
+// the id of the view that admitted it.
+//
+// Contract: two identities denote the same member iff node and incarnation are equal (that is
+// what operator== and the ordering compare); `join_view` is an attribute carried along so the
+// TCP final check can compare it too (spec 4.4: identity and view id must match). A host that
+// crashes and recovers is a new incarnation, hence a new member: the old identity never
+// answers a check again.
+
+#include <compare>
+#include <cstdint>
+#include <string>
+
+#include "sim/engine/ids.h"
+
+namespace fdsim::geode {
+
+struct MemberId {
+  NodeId node = kNoNode;
+  uint32_t incarnation = 0;
+  int64_t join_view = -1;  // id of the view that admitted the member; -1 while joining
+
+  bool operator==(const MemberId& o) const {
+    return node == o.node && incarnation == o.incarnation;
+  }
+  std::strong_ordering operator<=>(const MemberId& o) const {
+    if (auto c = node <=> o.node; c != 0) return c;
+    return incarnation <=> o.incarnation;
+  }
+  bool valid() const { return node != kNoNode; }
+};
+
+// "m3", or "m3#2" for incarnation 2 (traces and messages).
+std::string to_string(const MemberId& m);
+
+}  // namespace fdsim::geode

@@ -1,0 +1,181 @@
+// Member: removal requests, coordinator take-over, view prepare/install, forced disconnect,
+// partition announcements and the minimal re-join (spec 5; see member.h for the
+// simplifications).
+#include <algorithm>
+
+#include "models/geode/member.h"
+#include "models/geode/ring.h"
+#include "models/geode/view_creator.h"
+
+namespace fdsim::geode {
+
+using nlohmann::json;
+
+namespace {
+json nodes_of(const std::vector<MemberId>& v) {
+  json a = json::array();
+  for (const MemberId& m : v) a.push_back(m.node);
+  return a;
+}
+}  // namespace
+
+void Member::request_removal(const MemberId& target) {
+  if (!participating() || !in_view(target) || target == me_) return;
+  if (!removal_requested_.insert(target).second) return;  // duplicate
+  trace("removal_requested", {{"target", target.node}});
+  if (is_coordinator()) {
+    creator_->queue_removal(target);
+    return;
+  }
+  // To the coordinator, unless it is the member being removed (Geode never sends a removal
+  // request to its subject; a live subject learns from the view that drops it).
+  if (!(view_->coordinator == me_) && !(view_->coordinator == target))
+    send(Msg::remove_member, view_->coordinator, 1,
+         [from = me_, target](Member& d) { d.on_remove_member(from, target); });
+  consider_take_over(target);
+}
+
+void Member::on_remove_member(const MemberId& from, const MemberId& target) {
+  if (!participating()) return;
+  if (target == me_) {
+    trace("removal_request_about_me", {{"from", from.node}});
+    forced_disconnect(DisconnectReason::removed);
+    return;
+  }
+  if (!in_view(target)) return;
+  if (is_coordinator()) {
+    removal_requested_.insert(target);
+    creator_->queue_removal(target);
+    return;
+  }
+  if (removal_requested_.insert(target).second) consider_take_over(target);
+}
+
+void Member::consider_take_over(const MemberId& removed) {
+  if (!participating() || is_coordinator()) return;
+  const std::vector<MemberId> gone(removal_requested_.begin(), removal_requested_.end());
+  if (coordinator_of(without(view_->members, gone), shared_.roles) == me_)
+    become_coordinator(removed);
+}
+
+void Member::become_coordinator(const MemberId& old) {
+  std::vector<MemberId> gone;
+  for (const MemberId& m : view_->members)
+    if (removal_requested_.count(m) || m == old) gone.push_back(m);
+  const int64_t jump = 5 + stream(takeover_rng_, "geode.takeover").uniform_int(0, 9);
+  const int64_t id = view_->id + jump;
+  trace("become_coordinator", {{"old_coordinator", view_->coordinator.node},
+                               {"view_id", id}, {"removed", nodes_of(gone)}});
+  creator_->take_over(make_view(id, without(view_->members, gone), shared_.roles));
+}
+
+void Member::on_prepare_view(const MemberId& from, const std::shared_ptr<const View>& v) {
+  if (disconnected_) return;
+  if (view_ && v->id <= view_->id) return;  // stale
+  if (!v->contains(me_)) return;
+  trace("view_prepared", {{"view_id", v->id}, {"from", from.node}});
+  send(Msg::view_ack, from, 0,
+       [me = me_, id = v->id](Member& d) { d.on_view_ack(me, id); });
+}
+
+void Member::on_view_ack(const MemberId& from, int64_t view_id) {
+  if (!participating() || !creator_->active()) return;
+  creator_->on_ack(from, view_id);
+}
+
+void Member::on_install_view(const MemberId& from, const std::shared_ptr<const View>& v,
+                             const std::vector<MemberId>& removed) {
+  if (disconnected_) return;
+  if (view_ && v->id <= view_->id) return;  // stale
+  if (!view_ && !v->contains(me_)) return;   // joining, and not admitted by this view
+  (void)from;
+  install_view(*v, removed, false);
+}
+
+void Member::install_view(const View& v, const std::vector<MemberId>& removed,
+                          bool created_here) {
+  if (!v.contains(me_)) {
+    if (view_) {
+      trace("removed_from_view", {{"view_id", v.id}});
+      forced_disconnect(DisconnectReason::removed);
+    }
+    return;
+  }
+  // Drop the state of departed members; suspicions of members still in the view are kept.
+  for (auto it = contact_.begin(); it != contact_.end();)
+    it = v.contains(it->first) ? std::next(it) : contact_.erase(it);
+  for (auto it = suspected_.begin(); it != suspected_.end();)
+    it = v.contains(*it) ? std::next(it) : suspected_.erase(it);
+  for (auto it = detectors_.begin(); it != detectors_.end();)
+    it = v.contains(it->first) ? std::next(it) : detectors_.erase(it);
+  recorded_.clear();
+  removal_requested_.clear();
+
+  view_ = v;
+  me_.join_view = v.find(me_)->join_view;
+  joining_ = false;
+  known_nodes_.clear();
+  known_nodes_.push_back(v.coordinator.node);
+  for (const MemberId& m : v.members)
+    if (!(m == v.coordinator)) known_nodes_.push_back(m.node);
+
+  trace("view_installed", {{"view_id", v.id}, {"coordinator", v.coordinator.node},
+                           {"members", nodes_of(v.members)}});
+  if (v.coordinator == me_)
+    creator_->activate();
+  else
+    creator_->deactivate();
+  recompute_neighbour();
+  shared_.signals.view_installed(now(), node_, v, created_here, removed);
+}
+
+void Member::forced_disconnect(DisconnectReason why) {
+  if (disconnected_) return;
+  trace("forced_disconnect",
+        {{"reason", why == DisconnectReason::removed ? "removed" : "partition"}});
+  reset_state();
+  disconnected_ = true;
+  joining_ = false;
+  shared_.signals.disconnected(now(), node_, why);
+}
+
+void Member::on_network_partition(const MemberId& from) {
+  if (!participating()) return;
+  trace("partition_announced", {{"from", from.node}});
+  forced_disconnect(DisconnectReason::partition);
+}
+
+void Member::send_join() {
+  if (view_ || disconnected_ || !joining_) return;
+  std::vector<NodeId> candidates;
+  for (NodeId n : known_nodes_)
+    if (n != node_) candidates.push_back(n);
+  if (candidates.empty())
+    for (NodeId n : shared_.config.locators)
+      if (n != node_) candidates.push_back(n);
+  if (candidates.empty())
+    for (NodeId n : shared_.config.members)
+      if (n != node_) candidates.push_back(n);
+  if (candidates.empty()) return;
+  const NodeId target = candidates[join_attempts_ % candidates.size()];
+  ++join_attempts_;
+  const MemberId to{target, shared_.world.hosts.incarnation(target), -1};
+  send(Msg::join_request, to, 1,
+       [me = me_](Member& d) { d.on_join_request(me, me); });
+  after(shared_.config.join_retry, shared_.kinds.join_retry, [this] { send_join(); });
+}
+
+void Member::on_join_request(const MemberId& from, const MemberId& joiner) {
+  if (!participating()) return;
+  (void)from;
+  if (is_coordinator()) {
+    creator_->queue_join(joiner);
+    return;
+  }
+  if (view_->coordinator == me_) return;
+  trace("join_forwarded", {{"joiner", joiner.node}, {"to", view_->coordinator.node}});
+  send(Msg::join_request, view_->coordinator, 1,
+       [me = me_, joiner](Member& d) { d.on_join_request(me, joiner); });
+}
+
+}  // namespace fdsim::geode

@@ -1,0 +1,40 @@
+#include "models/geode/quorum.h"
+
+#include <algorithm>
+
+namespace fdsim::geode {
+
+std::optional<MemberId> lead_member(const View& view, const Roles& roles) {
+  for (const MemberId& m : view.members)
+    if (!roles.is_locator(m.node)) return m;
+  return std::nullopt;
+}
+
+int64_t member_weight(const MemberId& m, const View& view, const Roles& roles) {
+  if (roles.is_locator(m.node)) return 3;
+  auto lead = lead_member(view, roles);
+  return lead && *lead == m ? 15 : 10;
+}
+
+int64_t view_weight(const View& view, const Roles& roles) {
+  int64_t w = 0;
+  for (const MemberId& m : view.members) w += member_weight(m, view, roles);
+  return w;
+}
+
+int64_t removed_weight(const View& old_view, const std::vector<MemberId>& new_members,
+                       const Roles& roles) {
+  int64_t w = 0;
+  for (const MemberId& m : old_view.members)
+    if (std::find(new_members.begin(), new_members.end(), m) == new_members.end())
+      w += member_weight(m, old_view, roles);
+  return w;
+}
+
+bool quorum_lost(const View& old_view, const std::vector<MemberId>& new_members,
+                 const Roles& roles) {
+  const int64_t removed = removed_weight(old_view, new_members, roles);
+  return removed > 0 && 2 * removed >= view_weight(old_view, roles);
+}
+
+}  // namespace fdsim::geode

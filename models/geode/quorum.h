@@ -1,0 +1,25 @@
+#pragma once
+// Quorum weights for partition detection (spec 5).
+//
+// Contract: a member weighs 10, plus 5 if it is the lead member (the first non-locator member
+// of the view, in view order); a locator weighs 3. A new view loses quorum when the members of
+// the old view that it removes weigh at least half of the old view's weight (lead computed in
+// the old view). Pure functions; no randomness.
+
+#include <optional>
+#include <vector>
+
+#include "models/geode/view.h"
+
+namespace fdsim::geode {
+
+std::optional<MemberId> lead_member(const View& view, const Roles& roles);
+int64_t member_weight(const MemberId& m, const View& view, const Roles& roles);
+int64_t view_weight(const View& view, const Roles& roles);
+// Weight (in `old_view`) of the members of `old_view` that `new_members` no longer contains.
+int64_t removed_weight(const View& old_view, const std::vector<MemberId>& new_members,
+                       const Roles& roles);
+bool quorum_lost(const View& old_view, const std::vector<MemberId>& new_members,
+                 const Roles& roles);
+
+}  // namespace fdsim::geode

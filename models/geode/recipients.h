@@ -1,0 +1,39 @@
+#pragma once
+// Recipients of a SuspectMembersMessage (spec 4.2).
+//
+// Contract:
+// - view size <= small_view_size: every member of the view, in view order (the suspects and
+//   the sender included).
+// - larger views: candidates are the members other than the sender, the suspects and the
+//   members the sender already suspects, in view order.
+//   `current` (random_recipient = false): preferred coordinators until there are
+//   preferred_in_fanout, then the sender, then non-preferred candidates in view order while
+//   the list is shorter than max_recipients.
+//   `wiki` (random_recipient = true): up to preferred_in_fanout preferred candidates, then the
+//   sender, then, if the list is shorter than max_recipients, one candidate not yet listed
+//   drawn uniformly with `rng` (exactly one uniform_int draw, and only when there is a
+//   choice to make). The preferred part is capped at max_recipients - 1 so the total never
+//   exceeds max_recipients.
+// The sender is always in the list (it processes its own message).
+
+#include <set>
+#include <vector>
+
+#include "models/geode/view.h"
+#include "sim/engine/rng.h"
+
+namespace fdsim::geode {
+
+struct FanoutRules {
+  size_t small_view_size = 4;
+  size_t max_recipients = 7;
+  size_t preferred_in_fanout = 5;
+  bool random_recipient = true;
+};
+
+std::vector<MemberId> suspect_recipients(const View& view, const MemberId& sender,
+                                         const std::vector<MemberId>& suspects,
+                                         const std::set<MemberId>& sender_suspects,
+                                         const Roles& roles, const FanoutRules& rules, Rng& rng);
+
+}  // namespace fdsim::geode

@@ -1,0 +1,28 @@
+#pragma once
+// Ring geometry of a view: whom a member watches and whom it sends heartbeats to (spec 3).
+//
+// Contract (pure functions of the view, the member and its suspect set):
+// - next_neighbour(view, me, after, suspects): the first member after `after` in view order
+//   (wrapping) that is not suspected; none if that walk reaches `me`, or if every member other
+//   than `me` is suspected (Geode's setNextNeighbor). `after` = me gives the normal neighbour;
+//   `after` = a member being checked gives "the member after the one being checked". If
+//   `after` is not in the view, the walk starts from `me`.
+// - heartbeat_targets(view, me, predecessors): the coordinator (unless I am it), then the ring
+//   predecessors walking backwards from me (wrapping), skipping the coordinator, stopping after
+//   `predecessors` sends or on reaching me. Empty for views of fewer than 2 members.
+
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "models/geode/view.h"
+
+namespace fdsim::geode {
+
+std::optional<MemberId> next_neighbour(const View& view, const MemberId& me,
+                                       const MemberId& after, const std::set<MemberId>& suspects);
+
+std::vector<MemberId> heartbeat_targets(const View& view, const MemberId& me,
+                                        size_t predecessors);
+
+}  // namespace fdsim::geode

@@ -1,0 +1,62 @@
+#include "models/geode/view.h"
+
+#include <algorithm>
+
+namespace fdsim::geode {
+
+std::string to_string(const MemberId& m) {
+  std::string s = "m" + std::to_string(m.node);
+  if (m.incarnation != 0) s += "#" + std::to_string(m.incarnation);
+  return s;
+}
+
+bool Roles::any_locator() const {
+  return std::find(locator.begin(), locator.end(), true) != locator.end();
+}
+
+bool Roles::preferred(NodeId n) const {
+  if (!partition_detection || !any_locator()) return true;
+  return is_locator(n);
+}
+
+bool View::contains_node(NodeId n) const {
+  for (const MemberId& m : members)
+    if (m.node == n) return true;
+  return false;
+}
+
+std::optional<size_t> View::index_of(const MemberId& m) const {
+  for (size_t i = 0; i < members.size(); ++i)
+    if (members[i] == m) return i;
+  return std::nullopt;
+}
+
+const MemberId* View::find(const MemberId& m) const {
+  auto i = index_of(m);
+  return i ? &members[*i] : nullptr;
+}
+
+MemberId coordinator_of(const std::vector<MemberId>& members, const Roles& roles) {
+  for (const MemberId& m : members)
+    if (roles.preferred(m.node)) return m;
+  return members.empty() ? MemberId{} : members.front();
+}
+
+View make_view(int64_t id, std::vector<MemberId> members, const Roles& roles) {
+  View v;
+  v.id = id;
+  v.members = std::move(members);
+  v.coordinator = coordinator_of(v.members, roles);
+  return v;
+}
+
+std::vector<MemberId> without(const std::vector<MemberId>& members,
+                              const std::vector<MemberId>& drop) {
+  std::vector<MemberId> out;
+  out.reserve(members.size());
+  for (const MemberId& m : members)
+    if (std::find(drop.begin(), drop.end(), m) == drop.end()) out.push_back(m);
+  return out;
+}
+
+}  // namespace fdsim::geode

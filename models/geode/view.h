@@ -1,0 +1,49 @@
+#pragma once
+// A membership view and the node roles that decide who may coordinate it.
+//
+// Contract: a view is an id and an ordered member list (view order = admission order; the
+// initial view is in node order). Its coordinator is the first member, in view order, that is
+// a preferred coordinator; if no member is preferred, the first member. Preferred coordinators
+// are the locators when partition detection is on, every member when it is off, and (a
+// simplification of this simulator) every member when the scenario names no locators at all,
+// so that a locator-less cluster still has a coordinator that receives suspicions.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "models/geode/member_id.h"
+
+namespace fdsim::geode {
+
+struct Roles {
+  std::vector<bool> locator;  // by node
+  bool partition_detection = true;
+
+  bool is_locator(NodeId n) const { return n < locator.size() && locator[n]; }
+  bool any_locator() const;
+  // May become coordinator (Geode's preferredForCoordinator).
+  bool preferred(NodeId n) const;
+};
+
+struct View {
+  int64_t id = 0;
+  std::vector<MemberId> members;  // view order
+  MemberId coordinator;           // see the contract above
+
+  size_t size() const { return members.size(); }
+  bool contains(const MemberId& m) const { return index_of(m).has_value(); }
+  bool contains_node(NodeId n) const;
+  std::optional<size_t> index_of(const MemberId& m) const;
+  // The member entry of `m` as stored in the view (with its join_view), if present.
+  const MemberId* find(const MemberId& m) const;
+};
+
+// Coordinator of a member list under the roles (invalid MemberId if the list is empty).
+MemberId coordinator_of(const std::vector<MemberId>& members, const Roles& roles);
+View make_view(int64_t id, std::vector<MemberId> members, const Roles& roles);
+// `members` minus every member of `drop` (view order kept).
+std::vector<MemberId> without(const std::vector<MemberId>& members,
+                              const std::vector<MemberId>& drop);
+
+}  // namespace fdsim::geode

@@ -1,0 +1,149 @@
+// Parsing of the `load_sharing` section (keys documented in config.h).
+#include "models/loadsharing/config.h"
+
+#include <cmath>
+#include <set>
+
+namespace fdsim::loadsharing {
+
+using scenario::ObjectReader;
+
+std::string_view diagnosis_name(DiagnosisKind k) {
+  switch (k) {
+    case DiagnosisKind::none:
+      return "none";
+    case DiagnosisKind::fixed:
+      return "fixed";
+    case DiagnosisKind::oracle:
+      return "oracle";
+    case DiagnosisKind::geode_ring:
+      return "geode_ring";
+    case DiagnosisKind::hou_shin:
+      return "hou_shin";
+    case DiagnosisKind::hou_shin_extra:
+      return "hou_shin_extra";
+  }
+  return "?";
+}
+
+std::vector<std::string> LoadSharingConfig::arm_names() const {
+  std::vector<std::string> out;
+  out.reserve(arms.size());
+  for (const ArmConfig& a : arms) out.push_back(a.name);
+  return out;
+}
+
+namespace {
+
+DiagnosisKind diagnosis_of(const std::string& s) {
+  if (s == "fixed") return DiagnosisKind::fixed;
+  if (s == "oracle") return DiagnosisKind::oracle;
+  if (s == "geode_ring") return DiagnosisKind::geode_ring;
+  if (s == "hou_shin") return DiagnosisKind::hou_shin;
+  if (s == "hou_shin_extra") return DiagnosisKind::hou_shin_extra;
+  return DiagnosisKind::none;
+}
+
+ArmConfig parse_arm(ObjectReader& a) {
+  ArmConfig arm;
+  arm.name = a.required_string("name");
+  if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty string");
+  arm.diagnosis = diagnosis_of(a.required_enumeration(
+      "diagnosis", {"none", "fixed", "oracle", "geode_ring", "hou_shin", "hou_shin_extra"}));
+  if (arm.diagnosis == DiagnosisKind::fixed) {
+    const double t_ms = a.required_number("timeout_ms", 0.0, 1e12);
+    if (a.has("timeout_ms") && t_ms <= 0) a.error("timeout_ms", "expected a number > 0");
+    arm.timeout = Duration::from_ms(t_ms);
+  }
+  if (arm.uses_hou_shin_timeout()) {
+    arm.alpha = a.positive("alpha", 0.05, 0.0, 1.0);
+    if (arm.alpha >= 1.0) a.error("alpha", "expected a number > 0 and < 1");
+  }
+  return arm;
+}
+
+void parse_estimation(ObjectReader& e, EstimationConfig& c) {
+  c.arrival_prior_shape = e.positive("arrival_prior_shape", c.arrival_prior_shape);
+  c.arrival_prior_exposure_s = e.positive("arrival_prior_exposure_s", c.arrival_prior_exposure_s);
+  c.execution_prior_shape = e.positive("execution_prior_shape", c.execution_prior_shape);
+  c.execution_prior_exposure_s =
+      e.positive("execution_prior_exposure_s", c.execution_prior_exposure_s);
+  c.forgetting_per_s = e.positive("forgetting_per_s", c.forgetting_per_s, 0.0, 1.0);
+}
+
+}  // namespace
+
+LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader& ls,
+                                           const scenario::NodesConfig& nodes,
+                                           const std::string& base_dir) {
+  LoadSharingConfig cfg;
+  cfg.node_count = nodes.count;
+  cfg.workload = parse_workload_config(workload, nodes, base_dir);
+
+  cfg.scheduling = ls.enumeration("scheduling", "mlfs", {"mlfs", "fcfs"}) == "fcfs"
+                       ? SchedulingPolicy::fcfs
+                       : SchedulingPolicy::mlfs;
+  cfg.exec_knowledge =
+      ls.enumeration("execution_time_knowledge", "exact", {"exact", "mean"}) == "mean"
+          ? ExecKnowledge::mean
+          : ExecKnowledge::exact;
+  const std::string unplaced =
+      ls.enumeration("unplaced", "background", {"background", "in_order", "drop"});
+  cfg.unplaced = unplaced == "drop"       ? UnplacedPolicy::drop
+                 : unplaced == "in_order" ? UnplacedPolicy::in_order
+                                          : UnplacedPolicy::background;
+  cfg.load_index =
+      ls.enumeration("load_index", "ql", {"ql", "cet"}) == "cet" ? LoadIndex::cet : LoadIndex::ql;
+  cfg.thresholds.th_u = ls.number("th_u", 1.0, 0.0);
+  cfg.thresholds.th_f = ls.number("th_f", 4.0, 0.0);
+  if (cfg.thresholds.th_f <= cfg.thresholds.th_u)
+    ls.error("th_f", "expected th_f > th_u (the medium region would be empty)");
+  cfg.buddy_size = size_t(ls.integer("buddy_size", 10, 0, 100000));
+  cfg.broadcast_on = ls.enumeration("broadcast_on", "every_change",
+                                    {"every_change", "enter_u_or_o"}) == "enter_u_or_o"
+                         ? BroadcastPolicy::enter_u_or_o
+                         : BroadcastPolicy::every_change;
+  cfg.transfers = ls.boolean("transfers", true);
+  cfg.max_hops = uint32_t(ls.integer("max_hops", 1, 1, 16));
+  cfg.transport =
+      ls.enumeration("transfer_transport", "reliable", {"reliable", "unreliable"}) == "unreliable"
+          ? TransferTransport::unreliable
+          : TransferTransport::reliable;
+  cfg.transfer_give_up = Duration::from_seconds(ls.positive("transfer_give_up_s", 120.0, 0, 1e9));
+  cfg.task_bytes = uint32_t(ls.integer("task_bytes", 256, 1, 1 << 30));
+  cfg.broadcast_bytes = uint32_t(ls.integer("broadcast_bytes", 64, 1, 1 << 30));
+  if (auto v = ls.optional_number("delay_allowance_ms", 0.0, 1e12))
+    cfg.delay_allowance = Duration::from_ms(*v);
+  if (auto v = ls.optional_number("send_margin_ms", 0.0, 1e12))
+    cfg.send_margin = Duration::from_ms(*v);
+  ls.object("estimation", [&](ObjectReader& e) { parse_estimation(e, cfg.estimation); });
+  cfg.geode_poll = Duration::from_ms(ls.positive("geode_poll_ms", 100.0, 0, 1e12));
+  cfg.per_node_metrics = ls.boolean("per_node_metrics", false);
+
+  ls.objects("arms", [&](ObjectReader& a, size_t) { cfg.arms.push_back(parse_arm(a)); });
+  if (!ls.has("arms")) {
+    cfg.arms.push_back({"none", DiagnosisKind::none, Duration::zero(), 0.05});
+    ls.set_resolved("arms", scenario::json::array({{{"name", "none"}, {"diagnosis", "none"}}}));
+  } else if (cfg.arms.empty() && ls.raw("arms")->is_array()) {
+    ls.error("arms", "expected at least one arm");
+  }
+
+  std::set<std::string> names;
+  bool hou_shin = false;
+  for (size_t k = 0; k < cfg.arms.size(); ++k) {
+    if (!cfg.arms[k].name.empty() && !names.insert(cfg.arms[k].name).second)
+      ls.diagnostics().add(ls.child_path("arms") + "[" + std::to_string(k) + "].name",
+                           "duplicate arm name \"" + cfg.arms[k].name + "\"");
+    hou_shin = hou_shin || cfg.arms[k].uses_hou_shin_timeout();
+  }
+  // The exit-time chain of section F lives on integer queue lengths (CET is mapped onto it).
+  if (hou_shin && cfg.load_index == LoadIndex::ql &&
+      (cfg.thresholds.th_u != std::floor(cfg.thresholds.th_u) ||
+       cfg.thresholds.th_f != std::floor(cfg.thresholds.th_f)))
+    ls.error("th_u",
+             "the hou_shin arms with load_index \"ql\" need integer thresholds th_u "
+             "and th_f");
+  return cfg;
+}
+
+}  // namespace fdsim::loadsharing

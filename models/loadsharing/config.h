@@ -1,0 +1,114 @@
+#pragma once
+// The configuration of the load-sharing model: the `workload` and `load_sharing` sections of a
+// scenario (spec/hou-shin.md; the scenario keys are listed in parse_loadsharing_config below).
+//
+// Contract: parse_loadsharing_config() never throws and never aborts on bad input: every
+// problem is recorded in the readers' Diagnostics with its JSON path, and every default it
+// applies is written to the resolved config. A config that parsed without problems is valid:
+// the model may rely on every invariant checked here (thresholds ordered, integer thresholds on
+// QL for the Hou-Shin arms, unique arm names, positive rates, ...).
+//
+// `workload` keys: arrival_rate_per_s (0.5), load_phases [{nodes ("all"), from_s, rate_per_s}]
+// (a later phase for a node replaces the rate from its from_s on; equal from_s: the later entry
+// wins), execution {distribution: exponential (rate_per_s 1) | deterministic (value_s) |
+// uniform (min_s, max_s) | lognormal (mean_s 1, sigma 0.5) | empirical (file: seconds, one
+// sample per whitespace- or comma-separated token, '#' comments, path relative to the scenario
+// file)}, execution_overrides [{nodes, <an execution law>}], deadline {kind: fixed (relative_s
+// 10) | uniform (min_s 2, max_s 10, the default) | laxity (factor 3: relative deadline = factor x
+// execution time)}.
+//
+// `load_sharing` keys: scheduling (mlfs | fcfs), execution_time_knowledge (exact | mean),
+// unplaced (background | in_order | drop), load_index (ql | cet), th_u (1), th_f (4), buddy_size
+// (10), broadcast_on (every_change | enter_u_or_o), transfers (true), max_hops (1),
+// transfer_transport (reliable | unreliable), transfer_give_up_s (120), task_bytes (256),
+// broadcast_bytes (64), delay_allowance_ms (default: q99 - min of the network delay),
+// send_margin_ms (default: the delay allowance), estimation {arrival_prior_shape (1),
+// arrival_prior_exposure_s (1), execution_prior_shape (1), execution_prior_exposure_s (1),
+// forgetting_per_s (1 = no forgetting)}, geode_poll_ms (100), per_node_metrics (false),
+// arms [{name, diagnosis: none | fixed (timeout_ms) | oracle | geode_ring | hou_shin (alpha 0.05)
+// | hou_shin_extra (alpha 0.05)}] (default: one arm "none").
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/loadsharing/local_queue.h"
+#include "models/loadsharing/regions.h"
+#include "models/loadsharing/workload.h"
+#include "sim/scenario/nodes.h"
+#include "sim/scenario/reader.h"
+
+namespace fdsim::loadsharing {
+
+enum class DiagnosisKind : uint8_t { none, fixed, oracle, geode_ring, hou_shin, hou_shin_extra };
+std::string_view diagnosis_name(DiagnosisKind k);
+
+struct ArmConfig {
+  std::string name;
+  DiagnosisKind diagnosis = DiagnosisKind::none;
+  Duration timeout;     // fixed: silence after the last broadcast received before suspecting
+  double alpha = 0.05;  // hou_shin*: false-diagnosis probability bound of the test
+  bool uses_hou_shin_timeout() const {
+    return diagnosis == DiagnosisKind::hou_shin || diagnosis == DiagnosisKind::hou_shin_extra;
+  }
+};
+
+enum class BroadcastPolicy : uint8_t { every_change, enter_u_or_o };
+// What happens to a task that fails the guarantee test and is not transferred: it runs behind
+// every guaranteed task (background, the default), or in the policy order like any other task
+// (in_order: it may then make guaranteed tasks miss), or it is dropped and counted as missed.
+enum class UnplacedPolicy : uint8_t { background, in_order, drop };
+enum class TransferTransport : uint8_t { reliable, unreliable };
+
+// Priors (Gamma shape, and rate written as a prior exposure in seconds) and forgetting of the
+// on-line estimators of section G.
+struct EstimationConfig {
+  double arrival_prior_shape = 1.0;
+  double arrival_prior_exposure_s = 1.0;
+  double execution_prior_shape = 1.0;
+  double execution_prior_exposure_s = 1.0;
+  double forgetting_per_s = 1.0;
+};
+
+struct LoadSharingConfig {
+  size_t node_count = 0;
+  WorkloadConfig workload;
+
+  SchedulingPolicy scheduling = SchedulingPolicy::mlfs;
+  ExecKnowledge exec_knowledge = ExecKnowledge::exact;
+  UnplacedPolicy unplaced = UnplacedPolicy::background;
+  LoadIndex load_index = LoadIndex::ql;
+  RegionThresholds thresholds;
+  size_t buddy_size = 10;
+  BroadcastPolicy broadcast_on = BroadcastPolicy::every_change;
+  bool transfers = true;
+  uint32_t max_hops = 1;
+  TransferTransport transport = TransferTransport::reliable;
+  Duration transfer_give_up = Duration::s(120);
+  uint32_t task_bytes = 256;
+  uint32_t broadcast_bytes = 64;
+  std::optional<Duration> delay_allowance;  // nullopt: q99 - min of the network delay
+  std::optional<Duration> send_margin;      // nullopt: the delay allowance
+  EstimationConfig estimation;
+  Duration geode_poll = Duration::ms(100);
+  bool per_node_metrics = false;
+
+  std::vector<ArmConfig> arms;
+
+  std::vector<std::string> arm_names() const;
+  bool arm_needs_membership(size_t arm) const {
+    return arm < arms.size() && arms[arm].diagnosis == DiagnosisKind::geode_ring;
+  }
+};
+
+LoadSharingConfig parse_loadsharing_config(scenario::ObjectReader& workload,
+                                           scenario::ObjectReader& load_sharing,
+                                           const scenario::NodesConfig& nodes,
+                                           const std::string& base_dir);
+
+// The `workload` section alone (used by parse_loadsharing_config).
+WorkloadConfig parse_workload_config(scenario::ObjectReader& workload,
+                                     const scenario::NodesConfig& nodes,
+                                     const std::string& base_dir);
+
+}  // namespace fdsim::loadsharing

@@ -1,0 +1,51 @@
+#include "models/loadsharing/hou_shin_timeout.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/timeout/cet_mapping.h"
+
+namespace fdsim::loadsharing {
+
+timeout::ExitChain exit_chain_for(const Broadcast& b, const RegionThresholds& thresholds,
+                                  LoadIndex index, int64_t* s0) {
+  const double mu = b.estimates.mu_per_s;
+  const double lambda = b.estimates.region_input_per_s[size_t(b.region)];
+  int64_t th_u, th_f;
+  if (index == LoadIndex::ql) {
+    th_u = int64_t(std::llround(thresholds.th_u));
+    th_f = int64_t(std::llround(thresholds.th_f));
+  } else {
+    const timeout::QueueLengthThresholds q =
+        timeout::map_cet_thresholds(thresholds.th_u, thresholds.th_f, mu);
+    th_u = q.th_u;
+    th_f = q.th_f;
+  }
+  timeout::ExitChain chain;
+  switch (b.region) {
+    case Region::U:
+      chain = timeout::region_chain(0, th_u, lambda, mu);
+      break;
+    case Region::M:
+      chain = timeout::region_chain(th_u + 1, th_f, lambda, mu);
+      break;
+    case Region::O:
+      chain = timeout::top_region_chain(th_f, lambda, mu);
+      break;
+  }
+  if (index == LoadIndex::ql)
+    *s0 = std::clamp(b.queue_length, chain.lo, chain.hi);
+  else
+    *s0 = timeout::cet_state_in_region(b.load, mu, chain.lo, chain.hi);
+  return chain;
+}
+
+Duration hou_shin_timeout(timeout::TimeoutTable& table, const Broadcast& b,
+                          const RegionThresholds& thresholds, LoadIndex index, double alpha,
+                          Duration allowance) {
+  int64_t s0 = 0;
+  const timeout::ExitChain chain = exit_chain_for(b, thresholds, index, &s0);
+  return table.t_out(chain, s0, alpha, allowance);
+}
+
+}  // namespace fdsim::loadsharing

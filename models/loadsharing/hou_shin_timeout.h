@@ -1,0 +1,30 @@
+#pragma once
+// T_out[i] of spec/hou-shin.md section F for one received broadcast: the silence after which
+// an observer suspects the sender, and (section H) the sender's own extra-broadcast deadline.
+//
+// Contract: the chain is the queue length of the sender inside the region it reported, with
+// birth rate lambda_r (the piggy-backed input rate of that region) and death rate mu (the
+// piggy-backed execution rate); exiting the region is the next region-change broadcast. U and M
+// are bounded chains, O is truncated with a reflecting top (timeout::top_region_chain), the
+// state s0 clamped into it. Under the CET load index the thresholds and s0 are mapped to queue
+// lengths with the piggy-backed mu (timeout/cet_mapping.h: an approximation). The result is
+// timeout::TimeoutTable::t_out (quantile rounded up to the ns + allowance), Duration::max() when
+// the exit is unreachable ("never suspect"). The model is exact only for Poisson input and
+// exponential service with the estimated rates, and only when the sender broadcasts on every
+// region change (broadcast_on = every_change).
+
+#include "models/loadsharing/broadcast.h"
+#include "models/timeout/exit_chain.h"
+#include "models/timeout/timeout_table.h"
+
+namespace fdsim::loadsharing {
+
+// The exit chain for `b` and the start state s0 in it.
+timeout::ExitChain exit_chain_for(const Broadcast& b, const RegionThresholds& thresholds,
+                                  LoadIndex index, int64_t* s0);
+
+Duration hou_shin_timeout(timeout::TimeoutTable& table, const Broadcast& b,
+                          const RegionThresholds& thresholds, LoadIndex index, double alpha,
+                          Duration allowance);
+
+}  // namespace fdsim::loadsharing

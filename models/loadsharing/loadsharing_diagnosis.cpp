@@ -1,0 +1,171 @@
+// LoadSharingModel: state broadcasts, observers' views, and the diagnosis arms.
+#include <algorithm>
+
+#include "models/loadsharing/hou_shin_timeout.h"
+#include "models/loadsharing/loadsharing_model.h"
+
+namespace fdsim::loadsharing {
+
+namespace {
+// A silence limit beyond this is "never" (keeps deadline arithmetic far from overflow).
+const Duration kNever = Duration::s(1'000'000'000);
+}  // namespace
+
+Broadcast LoadSharingModel::initial_broadcast(NodeId sender, SimTime at) const {
+  Broadcast b;
+  b.sender = sender;
+  b.incarnation = world_.hosts.incarnation(sender);
+  b.send_time = at;
+  b.region = Region::U;
+  b.queue_length = 0;
+  b.load = 0;
+  b.estimates = NodeEstimators(cfg_.estimation, at, Region::U).snapshot(at);
+  b.kind = BroadcastKind::recovery;
+  return b;
+}
+
+void LoadSharingModel::reset_views(NodeId observer, bool initial) {
+  // Initial: the known configuration (every buddy empty, region U, prior estimates), as if
+  // broadcast at t = 0 and received after the link's minimum delay; its send_time is 0 so that
+  // any real broadcast supersedes it. After a recovery: nothing is known.
+  const SimTime now = sim_.now();
+  const std::vector<NodeId>& pref = graph_.preferred(observer);
+  for (size_t k = 0; k < pref.size(); ++k) {
+    const size_t p = pair(observer, k);
+    View& v = views_[p];
+    v.last = initial_broadcast(pref[k], SimTime::zero());
+    v.received = now + pair_min_delay_[p];
+    v.known = initial;
+    if (initial)
+      arm_silence_timer(observer, k);
+    else if (!silence_.empty())
+      silence_[p]->disarm();
+    if (arm_.diagnosis == DiagnosisKind::oracle && world_.hosts.is_crashed(pref[k]))
+      recorder_.set(now, observer, k, true);
+  }
+}
+
+Duration LoadSharingModel::silence_limit(size_t p, const Broadcast& b) {
+  Duration limit = Duration::max();
+  if (arm_.diagnosis == DiagnosisKind::fixed) {
+    limit = arm_.timeout;
+  } else if (arm_.uses_hou_shin_timeout()) {
+    limit = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
+                             pair_allowance_[p]);
+  }
+  return limit >= kNever ? Duration::max() : limit;
+}
+
+void LoadSharingModel::arm_silence_timer(NodeId observer, size_t k) {
+  if (silence_.empty()) return;
+  const size_t p = pair(observer, k);
+  const Duration limit = silence_limit(p, views_[p].last);
+  // Suspect when the silence strictly exceeds the limit: the first instant after it.
+  if (limit == Duration::max())
+    silence_[p]->disarm();
+  else
+    silence_[p]->arm(views_[p].received + limit + Duration::ns(1));
+}
+
+void LoadSharingModel::on_silence(NodeId observer, size_t k) {
+  // A broadcast handled after the timer fired (both replayed after a pause) re-armed it.
+  if (silence_[pair(observer, k)]->armed()) return;
+  if (recorder_.suspected(observer, k)) return;
+  recorder_.set(sim_.now(), observer, k, true);
+  if (tracing()) trace(observer, "suspect", {{"target", graph_.preferred(observer)[k]}});
+}
+
+bool LoadSharingModel::suspected_now(NodeId observer, size_t k) {
+  if (arm_.diagnosis == DiagnosisKind::geode_ring) {
+    const bool s = membership_failed_(observer, graph_.preferred(observer)[k]);
+    recorder_.set(sim_.now(), observer, k, s);
+    return s;
+  }
+  return recorder_.suspected(observer, k);
+}
+
+void LoadSharingModel::poll_membership() {
+  for (size_t j = 0; j < cfg_.node_count; ++j) {
+    if (!world_.hosts.is_up(NodeId(j))) continue;
+    for (size_t k = 0; k < graph_.buddy_count(); ++k) suspected_now(NodeId(j), k);
+  }
+  sim_.schedule_after(cfg_.geode_poll, kind_poll_, kNoNode, [this] { poll_membership(); });
+}
+
+void LoadSharingModel::broadcast(NodeId n, BroadcastKind kind) {
+  NodeRuntime& node = nodes_[n];
+  const SimTime now = sim_.now();
+  Broadcast b;
+  b.sender = n;
+  b.incarnation = world_.hosts.incarnation(n);
+  b.send_time = now;
+  b.region = node.region;
+  b.queue_length = int64_t(node.queue.length());
+  b.load = cfg_.load_index == LoadIndex::ql ? double(node.queue.length())
+                                            : node.queue.remaining_work_s(now, mean_exec(n));
+  b.estimates = node.est->snapshot(now);
+  b.kind = kind;
+  node.last_sent = b;
+
+  const std::vector<NodeId>& obs = graph_.observers(n);
+  if (measuring()) {
+    ++counters_.broadcasts[size_t(kind)];
+    counters_.broadcast_messages += obs.size();
+    counters_.broadcast_bytes += uint64_t(obs.size()) * cfg_.broadcast_bytes;
+  }
+  if (tracing())
+    trace(n, "broadcast",
+          {{"kind", broadcast_kind_name(kind)},
+           {"region", region_name(b.region)},
+           {"queue_length", b.queue_length}});
+  for (size_t k = 0; k < obs.size(); ++k) {
+    const NodeId to = obs[k];
+    world_.net.send_unreliable(n, to, msg_broadcast_[size_t(kind)], cfg_.broadcast_bytes,
+                               [this, to, k, b] { on_broadcast(to, k, b); });
+  }
+  if (arm_.diagnosis == DiagnosisKind::hou_shin_extra) arm_extra_broadcast(n);
+}
+
+void LoadSharingModel::arm_extra_broadcast(NodeId n) {
+  NodeRuntime& node = nodes_[n];
+  if (node.extra_timer.valid()) sim_.cancel(node.extra_timer);
+  node.extra_timer = {};
+  const uint64_t generation = ++node.extra_generation;
+  const Duration t_out = hou_shin_timeout(timeouts_, node.last_sent, cfg_.thresholds,
+                                          cfg_.load_index, arm_.alpha, sender_allowance_[n]);
+  if (t_out >= kNever) return;
+  const Duration margin = cfg_.send_margin.value_or(sender_allowance_[n]);
+  const Duration wait = std::max(t_out - margin, Duration::ms(1));
+  const SimTime at = std::max(node.last_sent.send_time + wait, sim_.now());
+  node.extra_timer = world_.hosts.schedule_at(n, at, kind_extra_, [this, n, generation] {
+    if (nodes_[n].extra_generation != generation) return;
+    nodes_[n].extra_timer = {};
+    broadcast(n, BroadcastKind::extra);
+  });
+}
+
+void LoadSharingModel::on_broadcast(NodeId observer, size_t k, const Broadcast& b) {
+  const size_t p = pair(observer, k);
+  View& v = views_[p];
+  if (v.known && b.send_time < v.last.send_time) return;  // reordered: an older state
+  v.last = b;
+  v.received = sim_.now();
+  v.known = true;
+  switch (arm_.diagnosis) {
+    case DiagnosisKind::fixed:
+    case DiagnosisKind::hou_shin:
+    case DiagnosisKind::hou_shin_extra:
+      if (recorder_.suspected(observer, k)) {
+        recorder_.set(sim_.now(), observer, k, false);
+        if (tracing()) trace(observer, "trust", {{"target", b.sender}});
+      }
+      arm_silence_timer(observer, k);
+      break;
+    case DiagnosisKind::none:
+    case DiagnosisKind::oracle:
+    case DiagnosisKind::geode_ring:
+      break;
+  }
+}
+
+}  // namespace fdsim::loadsharing

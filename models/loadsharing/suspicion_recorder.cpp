@@ -1,0 +1,117 @@
+#include "models/loadsharing/suspicion_recorder.h"
+
+#include <algorithm>
+
+#include "models/loadsharing/stats.h"
+
+namespace fdsim::loadsharing {
+
+SuspicionRecorder::SuspicionRecorder(const BuddyGraph& graph, SimTime warmup_end)
+    : graph_(graph),
+      b_(graph.buddy_count()),
+      warmup_end_(warmup_end),
+      pairs_(graph.node_count() * graph.buddy_count()),
+      up_(graph.node_count(), true) {}
+
+void SuspicionRecorder::accrue(size_t p, NodeId observer, NodeId target, SimTime now) {
+  Pair& pair = pairs_[p];
+  const SimTime from = std::max(pair.accrued_to, warmup_end_);
+  if (now > from && up_[observer] && up_[target]) {
+    const double dt = (now - from).seconds();
+    pair_up_s_ += dt;
+    if (pair.suspected) live_suspected_s_ += dt;
+  }
+  pair.accrued_to = now;
+}
+
+void SuspicionRecorder::set(SimTime now, NodeId observer, size_t k, bool suspected) {
+  const size_t p = index(observer, k);
+  Pair& pair = pairs_[p];
+  if (pair.suspected == suspected) return;
+  const NodeId target = graph_.preferred(observer)[k];
+  accrue(p, observer, target, now);
+  pair.suspected = suspected;
+  if (!suspected) return;
+  if (now >= warmup_end_) {
+    ++suspicions_;
+    if (up_[target]) ++false_suspicions_;
+  }
+  if (pair.pending) {
+    detection_s_.push_back((now - pair.crash_at).seconds());
+    pair.pending = false;
+  }
+}
+
+void SuspicionRecorder::node_crashed(SimTime now, NodeId n) {
+  // As an observer: its pairs stop accruing, its suspicions and awaited detections vanish.
+  for (size_t k = 0; k < b_; ++k) {
+    const size_t p = index(n, k);
+    accrue(p, n, graph_.preferred(n)[k], now);
+    if (pairs_[p].pending) ++abandoned_;
+    pairs_[p].pending = false;
+    pairs_[p].suspected = false;
+  }
+  // As a target: close live intervals, then await detections.
+  const std::vector<NodeId>& obs = graph_.observers(n);
+  for (size_t k = 0; k < obs.size(); ++k) accrue(index(obs[k], k), obs[k], n, now);
+  up_[n] = false;
+  if (now < warmup_end_) return;
+  ++crashes_;
+  for (size_t k = 0; k < obs.size(); ++k) {
+    if (!up_[obs[k]]) continue;
+    Pair& pair = pairs_[index(obs[k], k)];
+    if (pair.suspected) {
+      detection_s_.push_back(0.0);
+    } else {
+      pair.pending = true;
+      pair.crash_at = now;
+    }
+  }
+}
+
+void SuspicionRecorder::node_recovered(SimTime now, NodeId n) {
+  const std::vector<NodeId>& obs = graph_.observers(n);
+  for (size_t k = 0; k < obs.size(); ++k) {
+    Pair& pair = pairs_[index(obs[k], k)];
+    accrue(index(obs[k], k), obs[k], n, now);
+    if (pair.pending) ++never_detected_;
+    pair.pending = false;
+  }
+  for (size_t k = 0; k < b_; ++k) pairs_[index(n, k)].accrued_to = now;
+  up_[n] = true;
+}
+
+void SuspicionRecorder::finish(SimTime horizon) {
+  for (size_t j = 0; j < graph_.node_count(); ++j) {
+    for (size_t k = 0; k < b_; ++k) {
+      const size_t p = index(NodeId(j), k);
+      accrue(p, NodeId(j), graph_.preferred(NodeId(j))[k], horizon);
+      if (pairs_[p].pending) ++never_detected_;
+      pairs_[p].pending = false;
+    }
+  }
+}
+
+nlohmann::json SuspicionRecorder::metrics() const {
+  std::vector<double> d = detection_s_;
+  std::sort(d.begin(), d.end());
+  nlohmann::json m;
+  m["observed_pairs_count"] = pairs_.size();
+  m["suspicions_count"] = suspicions_;
+  m["false_suspicions_count"] = false_suspicions_;
+  m["live_suspected_time_s"] = live_suspected_s_;
+  m["pair_up_time_s"] = pair_up_s_;
+  m["live_suspected_ratio"] = pair_up_s_ > 0 ? live_suspected_s_ / pair_up_s_ : 0.0;
+  m["crashes_count"] = crashes_;
+  m["detections_count"] = d.size();
+  m["detections_never_count"] = never_detected_;
+  m["detections_abandoned_count"] = abandoned_;
+  m["detection_time_mean_s"] = mean_of(d);
+  m["detection_time_p50_s"] = quantile_sorted(d, 0.5);
+  m["detection_time_p90_s"] = quantile_sorted(d, 0.9);
+  m["detection_time_p99_s"] = quantile_sorted(d, 0.99);
+  m["detection_time_max_s"] = d.empty() ? quantile_sorted(d, 1.0) : d.back();
+  return m;
+}
+
+}  // namespace fdsim::loadsharing

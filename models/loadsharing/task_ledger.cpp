@@ -1,0 +1,105 @@
+#include "models/loadsharing/task_ledger.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+
+namespace fdsim::loadsharing {
+
+void FateCounts::add(const FateCounts& o) {
+  arrived += o.arrived;
+  on_time += o.on_time;
+  missed_local += o.missed_local;
+  missed_after_transfer += o.missed_after_transfer;
+  dropped += o.dropped;
+  late_unfinished += o.late_unfinished;
+  lost_in_crash += o.lost_in_crash;
+  lost_transfer_to_dead += o.lost_transfer_to_dead;
+  lost_transfer_unreachable += o.lost_transfer_unreachable;
+  arrived_while_down += o.arrived_while_down;
+}
+
+TaskLedger::TaskLedger(size_t node_count) : all_(node_count), counted_(node_count) {}
+
+void TaskLedger::arrived(const Task& t) {
+  bump(t, [](FateCounts& c) { ++c.arrived; });
+}
+
+void TaskLedger::arrived_while_down(NodeId origin, bool counted) {
+  ++all_[origin].arrived_while_down;
+  if (counted) ++counted_[origin].arrived_while_down;
+}
+
+bool TaskLedger::completed(const Task& t, SimTime now) {
+  const bool on_time = now <= t.deadline;
+  bump(t, [&](FateCounts& c) {
+    if (on_time)
+      ++c.on_time;
+    else if (t.hops == 0)
+      ++c.missed_local;
+    else
+      ++c.missed_after_transfer;
+  });
+  if (t.counted) response_s_.push_back((now - t.arrival).seconds());
+  return on_time;
+}
+
+void TaskLedger::dropped(const Task& t) {
+  bump(t, [&](FateCounts& c) {
+    ++c.dropped;
+    if (t.hops == 0)
+      ++c.missed_local;
+    else
+      ++c.missed_after_transfer;
+  });
+}
+
+void TaskLedger::late_unfinished(const Task& t) {
+  bump(t, [&](FateCounts& c) {
+    ++c.late_unfinished;
+    if (t.hops == 0)
+      ++c.missed_local;
+    else
+      ++c.missed_after_transfer;
+  });
+}
+
+void TaskLedger::lost_in_crash(const Task& t) {
+  bump(t, [](FateCounts& c) { ++c.lost_in_crash; });
+}
+
+void TaskLedger::lost_in_transfer(const Task& t, bool to_dead) {
+  bump(t, [&](FateCounts& c) {
+    if (to_dead)
+      ++c.lost_transfer_to_dead;
+    else
+      ++c.lost_transfer_unreachable;
+  });
+}
+
+FateCounts TaskLedger::counted_total() const {
+  FateCounts total;
+  for (const FateCounts& c : counted_) total.add(c);
+  return total;
+}
+
+void TaskLedger::check_conservation(SimTime now, const std::vector<uint64_t>& present_all,
+                                    const std::vector<uint64_t>& present_counted) const {
+  for (size_t i = 0; i < all_.size(); ++i) {
+    for (int set = 0; set < 2; ++set) {
+      const FateCounts& c = set == 0 ? all_[i] : counted_[i];
+      const uint64_t present = set == 0 ? present_all[i] : present_counted[i];
+      if (c.resolved() > c.arrived || c.arrived - c.resolved() != present) {
+        std::fprintf(stderr,
+                     "fdsim: internal error: load-sharing task conservation violated at t = %s, "
+                     "origin node %zu (%s tasks): arrived %" PRIu64 " != on time %" PRIu64
+                     " + missed %" PRIu64 " + lost %" PRIu64 " + still present %" PRIu64 "\n",
+                     to_string(now).c_str(), i, set == 0 ? "all" : "counted", c.arrived, c.on_time,
+                     c.missed(), c.lost(), present);
+        std::abort();
+      }
+    }
+  }
+}
+
+}  // namespace fdsim::loadsharing

@@ -1,0 +1,153 @@
+// Parsing of the `workload` section (keys documented in config.h).
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "models/loadsharing/config.h"
+
+namespace fdsim::loadsharing {
+
+namespace {
+
+using scenario::ObjectReader;
+
+// Reads whitespace/comma-separated non-negative numbers ('#' starts a comment to the end of line).
+bool read_samples(const std::string& path, std::vector<double>& out, std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = "cannot open the file \"" + path + "\"";
+    return false;
+  }
+  std::string line;
+  size_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::replace(line.begin(), line.end(), ',', ' ');
+    std::istringstream tokens(line);
+    std::string tok;
+    while (tokens >> tok) {
+      char* end = nullptr;
+      const double v = std::strtod(tok.c_str(), &end);
+      if (end == tok.c_str() || *end != '\0' || !std::isfinite(v) || v < 0) {
+        error = "\"" + path + "\" line " + std::to_string(line_no) +
+                ": expected a number of seconds >= 0 and <= 1e6, got \"" + tok + "\"";
+        return false;
+      }
+      out.push_back(v);
+    }
+  }
+  if (out.empty()) {
+    error = "\"" + path + "\" holds no samples";
+    return false;
+  }
+  return true;
+}
+
+ExecTimeDistribution parse_exec_law(ObjectReader& r, const std::string& base_dir) {
+  ExecTimeDistribution d;
+  const std::string law =
+      r.enumeration("distribution", "exponential",
+                    {"exponential", "deterministic", "uniform", "lognormal", "empirical"});
+  if (law == "exponential") {
+    d.law = ExecLaw::exponential;
+    d.rate_per_s = r.positive("rate_per_s", 1.0, 1.0 / kMaxTaskSeconds);
+  } else if (law == "deterministic") {
+    d.law = ExecLaw::deterministic;
+    d.value_s = r.required_number("value_s", 0.0, kMaxTaskSeconds);
+    if (d.value_s <= 0) r.error("value_s", "expected a number > 0");
+  } else if (law == "uniform") {
+    d.law = ExecLaw::uniform;
+    d.min_s = r.number("min_s", 0.0, 0.0, kMaxTaskSeconds);
+    d.max_s = r.required_number("max_s", 0.0, kMaxTaskSeconds);
+    if (d.max_s < d.min_s || d.max_s <= 0) r.error("max_s", "expected a number > 0 and >= min_s");
+  } else if (law == "lognormal") {
+    d.law = ExecLaw::lognormal;
+    d.mean_s_param = r.positive("mean_s", 1.0, 0.0, kMaxTaskSeconds);
+    d.sigma = r.number("sigma", 0.5, 0.0, 10.0);
+  } else {
+    d.law = ExecLaw::empirical;
+    const std::string file = r.required_string("file");
+    if (!file.empty()) {
+      const std::string path =
+          file.front() == '/' || base_dir.empty() ? file : base_dir + "/" + file;
+      std::string error;
+      if (!read_samples(path, d.samples_s, error)) {
+        r.error("file", error);
+      } else if (d.mean_s() <= 0) {
+        r.error("file", "the samples have mean 0; execution times must have a positive mean");
+      }
+    }
+  }
+  return d;
+}
+
+DeadlineDistribution parse_deadline(ObjectReader& r) {
+  DeadlineDistribution d;
+  const std::string kind = r.enumeration("kind", "uniform", {"fixed", "uniform", "laxity"});
+  if (kind == "fixed") {
+    d.rule = DeadlineRule::fixed;
+    d.relative_s = r.positive("relative_s", 10.0, 0.0, kMaxTaskSeconds);
+  } else if (kind == "uniform") {
+    d.rule = DeadlineRule::uniform;
+    d.min_s = r.number("min_s", 2.0, 0.0, kMaxTaskSeconds);
+    d.max_s = r.number("max_s", 10.0, 0.0, kMaxTaskSeconds);
+    if (d.max_s < d.min_s) r.error("max_s", "expected a number >= min_s");
+  } else {
+    d.rule = DeadlineRule::laxity;
+    d.factor = r.positive("factor", 3.0, 0.0, 1e6);
+  }
+  return d;
+}
+
+}  // namespace
+
+WorkloadConfig parse_workload_config(ObjectReader& w, const scenario::NodesConfig& nodes,
+                                     const std::string& base_dir) {
+  WorkloadConfig cfg;
+  const size_t n = nodes.count;
+
+  // Arrivals: a base rate, then phases that override it per node from their from_s on.
+  const double base_rate = w.number("arrival_rate_per_s", 0.5, 0.0);
+  struct Change {
+    SimTime from;
+    size_t order;
+    double rate;
+  };
+  std::vector<std::vector<Change>> changes(n);
+  w.objects("load_phases", [&](ObjectReader& p, size_t index) {
+    const std::vector<NodeId> set = scenario::parse_node_set(p, "nodes", nodes, true);
+    const double from_s = p.required_number("from_s", 0.0, 1e9);
+    const double rate = p.required_number("rate_per_s", 0.0);
+    for (NodeId node : set) changes[node].push_back({SimTime::from_seconds(from_s), index, rate});
+  });
+  cfg.arrivals.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    std::stable_sort(changes[i].begin(), changes[i].end(),
+                     [](const Change& a, const Change& b) { return a.from < b.from; });
+    std::vector<RatePhase> phases{{SimTime::zero(), base_rate}};
+    for (const Change& c : changes[i]) {
+      if (c.from == phases.back().from)
+        phases.back().rate_per_s = c.rate;
+      else
+        phases.push_back({c.from, c.rate});
+    }
+    cfg.arrivals.emplace_back(std::move(phases));
+  }
+
+  // Execution times: a default law and per-node-set overrides (later overrides win).
+  w.object("execution",
+           [&](ObjectReader& e) { cfg.exec_laws.push_back(parse_exec_law(e, base_dir)); });
+  cfg.exec_law_of_node.assign(n, 0);
+  w.objects("execution_overrides", [&](ObjectReader& o, size_t) {
+    const std::vector<NodeId> set = scenario::parse_node_set(o, "nodes", nodes, false, true);
+    cfg.exec_laws.push_back(parse_exec_law(o, base_dir));
+    for (NodeId node : set) cfg.exec_law_of_node[node] = cfg.exec_laws.size() - 1;
+  });
+
+  w.object("deadline", [&](ObjectReader& d) { cfg.deadline = parse_deadline(d); });
+  return cfg;
+}
+
+}  // namespace fdsim::loadsharing

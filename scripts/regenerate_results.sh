@@ -1,0 +1,484 @@
+#!/usr/bin/env bash
+# Regenerates everything in results/ from the shipped studies, with the same seeds, so that the
+# committed results/ is exactly what this command produces (deterministic: fdsim results depend
+# only on the scenario, the seed and the code; the Python tables and figures only on them).
+#
+#   scripts/regenerate_results.sh                 every study (flagship, paper, detectors, geode)
+#   scripts/regenerate_results.sh paper geode     only these studies
+#   scripts/regenerate_results.sh --check-small   rerun the flagship sweep into a temporary
+#                                                 directory and compare its aggregate.csv
+#                                                 byte-for-byte with results/flagship/ (for CI;
+#                                                 about 30 s of CPU); exit 1 if they differ
+#
+# Each study's sweep runs from scratch in a work directory ($FDSIM_WORK/regenerate/<study>,
+# default out/regenerate: the run files, kept for inspection); results/ receives only what does
+# not depend on the machine: each sweep's aggregate.csv and plan (sweep.json, whose
+# fdsim_git_revision names the checkout), the figures (PNG + SVG), the tables (markdown + CSV)
+# and the generated tables inside the READMEs (between <!-- BEGIN x --> and <!-- END x -->).
+# Run files are left out of results/ (their run_stats hold wall times and memory).
+#
+# Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
+# nproc), FDSIM_WORK (work root, default out). Needs /usr/bin/python3 with numpy + matplotlib.
+# Budget on 2 idle cores: flagship ~0.5 min, paper ~4 min, detectors ~1 min, geode ~2 min.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=${FDSIM_BUILD:-build}
+fdsim=$build/fdsim
+jobs=${JOBS:-$(nproc)}
+work=${FDSIM_WORK:-out}/regenerate
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+
+die() { echo "regenerate_results: $*" >&2; exit 2; }
+[ -x "$fdsim" ] || die "$fdsim not found: build it first (cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release && ninja -C $build fdsim)"
+
+analysis() { "$py" -m analysis.fdsim_analysis "$@"; }
+
+# sweep STUDY_WORK_NAME SWEEP_FILE RESULT_DIR [fdsim sweep options...]
+# Runs the sweep afresh in the work directory and copies its aggregate and plan to RESULT_DIR.
+sweep() {
+  local name=$1 file=$2 res=$3
+  shift 3
+  local out=$work/$name
+  rm -rf "$out"
+  mkdir -p "$out" "$res"
+  local t0=$SECONDS
+  echo "regenerate_results: $file -> $out (-j $jobs)" >&2
+  "$fdsim" sweep "$file" --out "$out" -j "$jobs" --quiet "$@"
+  cp "$out/aggregate.csv" "$out/sweep.json" "$res/"
+  echo "regenerate_results: $name done in $((SECONDS - t0)) s" >&2
+}
+
+# post STEP ARGS...: the Python post-processing (tables, README tables) of one study.
+post() { "$py" - "$@" <<'PY'
+import csv, json, math, os, sys
+
+def num(s):
+    if s is None or s == "":
+        return None
+    try:
+        return float(s)
+    except ValueError:
+        return s
+
+def load(res):
+    """The aggregate of a result directory: {(point, arm, metric): row}, arm order, points."""
+    rows, arms = {}, []
+    with open(os.path.join(res, "aggregate.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            p = int(r["point"])
+            rows[(p, r["arm"], r["metric"])] = {k: num(v) for k, v in r.items()}
+            if r["arm"] not in arms:
+                arms.append(r["arm"])
+    with open(os.path.join(res, "sweep.json")) as f:
+        plan = json.load(f)
+    points = {pt["index"]: pt["params"] for pt in plan["points"]}
+    return rows, arms, points
+
+def g(x, sig=3):
+    """A number with `sig` significant digits, fixed notation where readable."""
+    if x is None:
+        return "n/a"
+    if x == 0:
+        return "0"
+    a = abs(x)
+    if a >= 1e-3 and a < 1e5:
+        d = max(0, sig - 1 - int(math.floor(math.log10(a))))
+        return f"{x:.{d}f}"
+    return f"{x:.{sig - 1}e}"
+
+def pm(mean, hw, sig=3):
+    if mean is None:
+        return "n/a"
+    if hw is None:
+        return g(mean, sig)
+    return f"{g(mean, sig)} ± {g(hw, 2)}"
+
+def diff_cell(r, sig=2, sign=True):
+    """Paired difference 'Δ ± hw', starred when its 95% CI excludes 0."""
+    if r is None or r.get("diff_mean") is None:
+        return ""
+    m, hw = r["diff_mean"], r["diff_ci95_half_width"]
+    star = "*" if hw is not None and abs(m) > hw else ""
+    s = ("+" if m > 0 and sign else "") + g(m, sig)
+    return f"{s} ± {g(hw, 2)}{star}" if hw is not None else s
+
+def fill(path, key, text):
+    """Replace the block between <!-- BEGIN key --> and <!-- END key --> of a README."""
+    with open(path) as f:
+        doc = f.read()
+    b, e = f"<!-- BEGIN {key} -->", f"<!-- END {key} -->"
+    i, j = doc.find(b), doc.find(e)
+    if i < 0 or j < i:
+        sys.exit(f"post: {path}: markers {b} ... {e} not found")
+    doc = doc[:i + len(b)] + "\n" + text.rstrip("\n") + "\n" + doc[j:]
+    with open(path, "w") as f:
+        f.write(doc)
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+def md_table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+def write_csv(path, header, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        for r in rows:
+            w.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v) for v in r])
+
+# ---------------------------------------------------------------------------------------------
+def paper(res, readme, prefix):
+    rows, arms, points = load(res)
+    load_axis = "$.workload.arrival_rate_per_s"
+    ref = "hou_shin_extra"
+    metrics = [
+        ("dynamic_failure_ratio", "P(dynamic failure) = (missed + lost) / arrived", 3),
+        ("false_suspicions_count", "False suspicions per run (trust -> suspect of a live buddy, all observer pairs)", 3),
+        ("detection_time_mean_s", "Mean detection time of a crash, per observer (s); n/a: never suspects", 3),
+        ("live_suspected_ratio", "Fraction of the live pair-time during which a live buddy is suspected (1 - P_A)", 2),
+        ("tasks_lost_in_transfer_to_dead_count", "Tasks lost in transfers to dead nodes per run", 3),
+        ("tasks_missed_local_count", "Tasks missed locally per run (with unplaced = background: includes the unplaced tasks run behind the guaranteed ones)", 3),
+        ("tasks_dropped_count", "Tasks dropped per run (unplaced = drop only)", 3),
+        ("broadcast_messages_count", "Broadcast datagrams per run (region changes, recoveries, extra broadcasts)", 3),
+    ]
+    pts = sorted(points)
+    loads = [points[p][load_axis] for p in pts]
+    sections, csv_rows = [], []
+    for metric, title, sig in metrics:
+        if not any((p, a, metric) in rows for p in pts for a in arms):
+            continue
+        md = [f"#### {title}\n",
+              f"`{metric}`: mean ± 95% half-width over the replications; second line: paired "
+              f"difference arm − {ref} ± 95% half-width (* = the interval excludes 0).\n"]
+        header = ["arm"] + [f"load {g(l, 3)}" for l in loads]
+        body = []
+        for arm in arms:
+            cells = [arm]
+            for p in pts:
+                r = rows.get((p, arm, metric))
+                if r is None or r["mean"] is None:
+                    cells.append("n/a")
+                    continue
+                c = pm(r["mean"], r["ci95_half_width"], sig)
+                if arm != ref:
+                    d = diff_cell(r)
+                    if d:
+                        c += f"<br>Δ {d}"
+                cells.append(c)
+                csv_rows.append([points[p][load_axis], arm, metric, r["n"], r["mean"],
+                                 r["ci95_half_width"], r.get("diff_n"), r.get("diff_mean"),
+                                 r.get("diff_ci95_half_width")])
+            body.append(cells)
+        md.append(md_table(header, body))
+        sections.append((metric, "\n".join(md)))
+    write(os.path.join(res, "tables.md"),
+          f"# {os.path.basename(res.rstrip('/'))}: tables (generated by scripts/regenerate_results.sh)\n\n" +
+          "\n".join(t for _, t in sections))
+    write_csv(os.path.join(res, "tables.csv"),
+              ["arrival_rate_per_s", "arm", "metric", "n", "mean", "ci95_half_width",
+               "diff_n", "diff_mean_vs_hou_shin_extra", "diff_ci95_half_width"], csv_rows)
+    fill(readme, prefix + "dynamic-failure",
+         "\n".join(t for m, t in sections if m == "dynamic_failure_ratio"))
+    fill(readme, prefix + "diagnosis",
+         "\n".join(t for m, t in sections if m in ("false_suspicions_count", "detection_time_mean_s")))
+
+# ---------------------------------------------------------------------------------------------
+DET_KNOBS = {  # arm -> (axis path, knob label)
+    "fixed": ("$.detectors.arms[0].detector.timeout_ms", "timeout_ms"),
+    "nfd_s": ("$.detectors.arms[1].detector.delta_ms", "delta_ms"),
+    "nfd_e": ("$.detectors.arms[2].detector.alpha_ms", "alpha_ms"),
+    "phi_accrual": ("$.detectors.arms[3].detector.threshold", "threshold"),
+    "exponential_accrual": ("$.detectors.arms[4].detector.threshold", "threshold"),
+    "bertier": ("$.detectors.arms[5].detector.phi", "phi"),
+    "quantile": ("$.detectors.arms[6].detector.alpha", "alpha"),
+}
+TARGETS_S = (1.0, 1.5, 2.0, 3.0)
+
+def detectors(res):
+    rows, arms, points = load(res)
+    curve_md, curve_csv = [], []
+    curves = {}
+    for arm in arms:
+        path, label = DET_KNOBS[arm]
+        pts = []
+        for p in sorted(points):
+            x = rows[(p, arm, "detection_time_mean_s")]
+            y = rows[(p, arm, "mistake_rate_per_s")]
+            k = rows[(p, arm, "mistakes_count")]
+            o = rows[(p, arm, "observed_time_s")]
+            qa = rows[(p, arm, "query_accuracy_ratio")]
+            mistakes = k["mean"] * k["n"]
+            observed = o["mean"] * o["n"]
+            pts.append((x["mean"], x["ci95_half_width"], y["mean"], y["ci95_half_width"],
+                        points[p][path], mistakes, observed, qa["mean"]))
+            curve_md.append([arm, f"{label} = {g(points[p][path], 3)}", pm(x["mean"], x["ci95_half_width"]),
+                             pm(y["mean"], y["ci95_half_width"]), str(round(mistakes)),
+                             g(qa["mean"], 6)])
+            curve_csv.append([arm, label, points[p][path], x["mean"], x["ci95_half_width"], y["mean"],
+                              y["ci95_half_width"], round(mistakes), observed, qa["mean"]])
+        curves[arm] = sorted(pts)
+    write(os.path.join(res, "curves.md"),
+          "# detector-tradeoff: every point of every curve (generated)\n\n"
+          "Mean over the replications ± 95% half-width; mistakes = total over the replications.\n\n" +
+          md_table(["detector", "knob", "mean detection time (s)", "mistake rate (1/s)",
+                    "mistakes", "query accuracy"], curve_md))
+    write_csv(os.path.join(res, "curves.csv"),
+              ["detector", "knob", "knob_value", "detection_time_mean_s", "detection_time_ci95_s",
+               "mistake_rate_per_s", "mistake_rate_ci95_per_s", "mistakes_total",
+               "observed_time_total_s", "query_accuracy_ratio"], curve_csv)
+
+    def at(curve, t):
+        """log-linear interpolation of the mistake rate at mean detection time t between the two
+        neighbouring points of the curve; a point with no mistake stands for its rule-of-three
+        95% upper bound 3 / observed time (the result is then an upper bound, '<=')."""
+        for a, b in zip(curve, curve[1:]):
+            if a[0] <= t <= b[0]:
+                w = (t - a[0]) / (b[0] - a[0]) if b[0] > a[0] else 0.0
+                bound = False
+                def val(pt, off):
+                    nonlocal bound
+                    y = pt[2] + off * (pt[3] or 0.0)
+                    if pt[5] == 0:
+                        bound = True
+                        return 3.0 / pt[6]
+                    return y
+                def interp(ya, yb):
+                    if ya <= 0 or yb <= 0:
+                        return None
+                    return 10 ** ((1 - w) * math.log10(ya) + w * math.log10(yb))
+                mid = interp(val(a, 0), val(b, 0))
+                lo = interp(val(a, -1), val(b, -1))
+                hi = interp(val(a, +1), val(b, +1))
+                return mid, lo, hi, bound, (a[4], b[4])
+        return None
+
+    header = ["detector"] + [f"T_D = {t:g} s" for t in TARGETS_S]
+    body, csvr = [], []
+    for arm in arms:
+        cells = [arm]
+        for t in TARGETS_S:
+            r = at(curves[arm], t)
+            if r is None:
+                lo_x, hi_x = curves[arm][0][0], curves[arm][-1][0]
+                cells.append(f"out of range ({g(lo_x)}..{g(hi_x)} s)")
+                csvr.append([arm, t, None, None, None, "", "out_of_range"])
+                continue
+            mid, lo, hi, bound, (ka, kb) = r
+            ci = f" [{g(lo) if lo else '0'}, {g(hi)}]" if not bound else ""
+            cells.append(("≤ " if bound else "") + g(mid) + ci + f"<br>({DET_KNOBS[arm][1]} {g(ka)}..{g(kb)})")
+            csvr.append([arm, t, mid, lo, hi, "upper_bound" if bound else "", f"{ka}..{kb}"])
+        body.append(cells)
+    matched = md_table(header, body)
+    write(os.path.join(res, "matched_detection_time.md"),
+          "# detector-tradeoff: mistake rate (1/s) at a matched mean detection time (generated)\n\n" + matched)
+    write_csv(os.path.join(res, "matched_detection_time.csv"),
+              ["detector", "detection_time_mean_s", "mistake_rate_per_s", "mistake_rate_low_per_s",
+               "mistake_rate_high_per_s", "kind", "knob_interval"], csvr)
+    fill(os.path.join(res, "README.md"), "matched", matched)
+    fill(os.path.join(res, "README.md"), "curves", md_table(
+        ["detector", "knob", "mean detection time (s)", "mistake rate (1/s)", "mistakes",
+         "query accuracy"], curve_md))
+
+# ---------------------------------------------------------------------------------------------
+PAUSES_PER_RUN = 10 * (540 - 60) / 1600  # members x window / mean interval (geode-gc-pauses.json)
+
+def geode_gc(res):
+    rows, arms, points = load(res)
+    m_axis = "$.membership.member_timeout_ms"
+    header = ["M (ms)", "arm", "mean removal time (s)", "false removals per run",
+              "Δ vs fixed", "P(false removal | pause)", "false suspicions per run", "crashes per run"]
+    body, csvr = [], []
+    curves = {}
+    for p in sorted(points):
+        M = points[p][m_axis]
+        for arm in arms:
+            rt = rows[(p, arm, "detection_removal_s.mean")]
+            fr = rows[(p, arm, "false_removals_count")]
+            fs = rows[(p, arm, "false_suspicions_count")]
+            cr = rows[(p, arm, "crashes_count")]
+            body.append([str(M), arm, pm(rt["mean"], rt["ci95_half_width"]),
+                         pm(fr["mean"], fr["ci95_half_width"]), diff_cell(fr) if arm != "fixed" else "(reference)",
+                         g(fr["mean"] / PAUSES_PER_RUN, 2), pm(fs["mean"], fs["ci95_half_width"]),
+                         g(cr["mean"], 3)])
+            csvr.append([M, arm, rt["mean"], rt["ci95_half_width"], rt["n"], fr["mean"],
+                         fr["ci95_half_width"], fr.get("diff_mean"), fr.get("diff_ci95_half_width"),
+                         fr["mean"] / PAUSES_PER_RUN, fs["mean"], cr["mean"]])
+            curves.setdefault(arm, []).append((rt["mean"], fr["mean"], M))
+    table = md_table(header, body)
+    write(os.path.join(res, "table.md"), "# geode-gc-pauses: per member timeout and arm (generated)\n\n" + table)
+    write_csv(os.path.join(res, "table.csv"),
+              ["member_timeout_ms", "arm", "removal_time_mean_s", "removal_time_ci95_s", "removal_time_n",
+               "false_removals_per_run", "false_removals_ci95", "false_removals_diff_vs_fixed",
+               "false_removals_diff_ci95", "false_removal_per_pause", "false_suspicions_per_run",
+               "crashes_per_run"], csvr)
+    targets = (4.0, 5.0, 6.0, 8.0)
+    mh = ["arm"] + [f"removal time {t:g} s" for t in targets]
+    mb = []
+    for arm in arms:
+        c = sorted(v for v in curves[arm] if v[0] is not None)
+        cells = [arm]
+        for t in targets:
+            val = None
+            for a, b in zip(c, c[1:]):
+                if a[0] <= t <= b[0]:
+                    w = (t - a[0]) / (b[0] - a[0]) if b[0] > a[0] else 0.0
+                    val = ((1 - w) * a[1] + w * b[1], a[2], b[2])
+                    break
+            cells.append("out of range" if val is None else f"{g(val[0], 2)} (M {val[1]}..{val[2]})")
+        mb.append(cells)
+    matched = md_table(mh, mb)
+    write(os.path.join(res, "matched_removal_time.md"),
+          "# geode-gc-pauses: false removals per run at a matched mean removal time (generated)\n\n" + matched)
+    readme = os.path.join(os.path.dirname(res), "README.md")
+    fill(readme, "gc-table", table)
+    fill(readme, "gc-matched", matched)
+
+def geode_removal(res, runs_dir):
+    """Removal and first-suspicion times, one crash per run, from the run files of the sweep."""
+    with open(os.path.join(res, "sweep.json")) as f:
+        plan = json.load(f)
+    per = {}
+    csvr = []
+    for pt in plan["points"]:
+        prof = pt["params"]["$.membership.profile"]
+        for rep, rid in enumerate(pt["run_ids"]):
+            with open(os.path.join(runs_dir, rid + ".json")) as f:
+                run = json.load(f)
+            m = run["metrics"][run["manifest"]["arm_order"][0]]
+            rm, su = m["detection_removal_s"], m["detection_first_suspicion_s"]
+            if rm["count"] != 1:
+                sys.exit(f"post: run {rid}: expected exactly one removal, got {rm['count']}")
+            per.setdefault(prof, {"removal": [], "suspicion": [], "false_susp": 0, "false_rem": 0})
+            d = per[prof]
+            d["removal"].append(rm["mean"])
+            d["suspicion"].append(su["mean"])
+            d["false_susp"] += m["false_suspicions_count"]
+            d["false_rem"] += m["false_removals_count"]
+            csvr.append([prof, run["manifest"]["replication"], su["mean"], rm["mean"],
+                         m["detection_all_survivors_s"]["mean"]])
+    write_csv(os.path.join(res, "removal_times.csv"),
+              ["profile", "replication", "first_suspicion_s", "removal_s", "all_survivors_s"], csvr)
+    M, C, R, d = 5.0, 0.3, 0.1, 0.001
+    bounds = {  # (spec section 7, models/geode/README.md derivation with F = M for M = 5000 ms)
+        "current": ("[2M + 0.3 s, 3M + 0.3 s + delays] = [10.300, 15.3 + delays]",
+                    (2 * M + C + 3 * d, 3 * M + C + 6 * d), (M + d, 2 * M + d)),
+        "wiki": ("one tick (T = M/2) later than current",
+                 (2.5 * M + C + 3 * d, 3.5 * M + C + 6 * d), (1.5 * M + d, 2.5 * M + d)),
+    }
+    def q(v, p):
+        v = sorted(v)
+        i = (len(v) - 1) * p
+        lo = math.floor(i)
+        return v[lo] + (v[min(lo + 1, len(v) - 1)] - v[lo]) * (i - lo)
+    header = ["profile", "crashes", "removal min (s)", "median (s)", "max (s)", "mean (s)",
+              "derived bounds (s)", "spec section 7", "inside", "first suspicion min..max (s)",
+              "suspicion bounds (s)", "false suspicions", "false removals"]
+    body = []
+    for prof in ("current", "wiki"):
+        if prof not in per:
+            continue
+        d = per[prof]
+        r, s = d["removal"], d["suspicion"]
+        spec, (lo, hi), (slo, shi) = bounds[prof]
+        inside = sum(1 for x in r if lo <= x <= hi)
+        body.append([prof, str(len(r)), f"{min(r):.3f}", f"{q(r, 0.5):.3f}", f"{max(r):.3f}",
+                     f"{sum(r) / len(r):.3f}", f"[{lo:.3f}, {hi:.3f}]", spec, f"{inside}/{len(r)}",
+                     f"{min(s):.3f}..{max(s):.3f}", f"({slo:.3f}, {shi:.3f})",
+                     str(d["false_susp"]), str(d["false_rem"])])
+    table = md_table(header, body)
+    write(os.path.join(res, "removal_summary.md"),
+          "# geode-gc-pauses-removal: removal time of one crash, 10 members, M = 5000 ms (generated)\n\n" + table)
+    fill(os.path.join(os.path.dirname(res), "README.md"), "removal-table", table)
+
+step = sys.argv[1]
+if step == "paper":
+    paper(sys.argv[2], sys.argv[3], sys.argv[4])
+elif step == "detectors":
+    detectors(sys.argv[2])
+elif step == "geode-gc":
+    geode_gc(sys.argv[2])
+elif step == "geode-removal":
+    geode_removal(sys.argv[2], sys.argv[3])
+else:
+    sys.exit(f"post: unknown step {step}")
+PY
+}
+
+# ---------------------------------------------------------------------------------------------
+study_flagship() {
+  FDSIM_WORK=$work JOBS=$jobs FDSIM_BUILD=$build ./scripts/flagship.sh >/dev/null
+}
+
+study_paper() {
+  local res=results/paper drop=results/paper/unplaced-drop
+  local xl="load (per-node arrival rate, mu = 1/s)"
+  sweep paper scenarios/paper/hou-shin-1994-sweep.json $res --reference-arm hou_shin_extra
+  analysis figure loadsharing --sweep $res --diff --size double --out $res \
+    --name dynamic_failure --format png,svg --x-label "$xl" >/dev/null
+  post paper $res $res/README.md ""
+  sweep paper-drop scenarios/paper/hou-shin-1994-drop-sweep.json $drop --reference-arm hou_shin_extra
+  analysis figure loadsharing --sweep $drop --diff --size double --out $drop \
+    --name dynamic_failure --format png,svg --x-label "$xl" >/dev/null
+  post paper $drop $res/README.md "drop-"
+}
+
+study_detectors() {
+  local res=results/detectors
+  sweep detectors scenarios/studies/detector-tradeoff-sweep.json $res
+  analysis figure qos --sweep $res --group-by arm --size double --out $res \
+    --name qos_tradeoff --format png,svg 2>/dev/null >/dev/null
+  post detectors $res
+}
+
+study_geode() {
+  local gc=results/geode/gc-pauses rm=results/geode/removal
+  sweep geode-gc scenarios/studies/geode-gc-pauses-sweep.json $gc
+  analysis figure geode-gc --sweep "$work/geode-gc" --group-by arm --size double --out $gc \
+    --name false_removals_vs_removal_time --format png,svg 2>/dev/null >/dev/null
+  post geode-gc $gc
+  sweep geode-removal scenarios/studies/geode-gc-pauses-removal-sweep.json $rm
+  analysis figure cdf --sweep "$work/geode-removal" --size double --out $rm \
+    --name removal_time_cdf --format png,svg >/dev/null
+  post geode-removal $rm "$work/geode-removal/runs"
+}
+
+check_small() {
+  local tmp
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  echo "regenerate_results: --check-small: scenarios/sweeps/flagship.json -> $tmp (-j $jobs)" >&2
+  "$fdsim" sweep scenarios/sweeps/flagship.json --out "$tmp/flagship" -j "$jobs" \
+    --reference-arm hou_shin_extra --quiet
+  if cmp -s "$tmp/flagship/aggregate.csv" results/flagship/aggregate.csv; then
+    echo "regenerate_results: --check-small: aggregate.csv identical to results/flagship/aggregate.csv"
+  else
+    echo "regenerate_results: --check-small: aggregate.csv DIFFERS from results/flagship/aggregate.csv:" >&2
+    diff "$tmp/flagship/aggregate.csv" results/flagship/aggregate.csv | head -20 >&2 || true
+    exit 1
+  fi
+}
+
+studies=()
+for a in "$@"; do
+  case "$a" in
+    --check-small) check_small; exit 0 ;;
+    flagship|paper|detectors|geode) studies+=("$a") ;;
+    -h|--help) sed -n 2,24p "$0"; exit 0 ;;
+    *) die "unknown argument '$a' (studies: flagship paper detectors geode; or --check-small)" ;;
+  esac
+done
+[ ${#studies[@]} -gt 0 ] || studies=(flagship paper detectors geode)
+
+t_all=$SECONDS
+for s in "${studies[@]}"; do
+  t0=$SECONDS
+  "study_$s"
+  echo "regenerate_results: study $s done in $((SECONDS - t0)) s" >&2
+done
+echo "regenerate_results: all done in $((SECONDS - t_all)) s; see results/*/README.md" >&2

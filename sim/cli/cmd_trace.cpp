@@ -1,0 +1,187 @@
+// fdsim trace TRACE.jsonl [--plantuml] : reads a protocol-event trace written by
+// `fdsim run --trace`; prints a summary (records by kind, time span, arms) or, with
+// --plantuml, a PlantUML sequence diagram (sim/run/trace_plantuml.h).
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/cli/commands.h"
+#include "sim/engine/ids.h"
+#include "sim/engine/time.h"
+#include "sim/run/trace_plantuml.h"
+
+namespace fdsim::cli {
+
+namespace {
+
+struct TraceArgs {
+  std::string file;
+  bool plantuml = false;
+  std::vector<int64_t> members;
+  double from_s = 0.0;
+  double to_s = 0.0;
+  std::string arm;
+  bool no_notes = false;
+  bool full_names = false;
+  std::vector<std::string> hide_messages;
+  std::vector<std::string> hide_kinds;
+  std::string title;
+  CLI::Option* from_opt = nullptr;
+  CLI::Option* to_opt = nullptr;
+  CLI::Option* arm_opt = nullptr;
+};
+
+// Reads the JSONL file; every malformed line is a problem "<file>: line N: ...".
+std::vector<nlohmann::json> read_trace(const std::string& path, std::vector<std::string>& problems) {
+  std::vector<nlohmann::json> records;
+  std::ifstream in(path);
+  if (!in) {
+    problems.push_back(path + ": cannot read the file");
+    return records;
+  }
+  std::string line;
+  size_t n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty()) continue;
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("t_ns") || !j["t_ns"].is_number_integer() ||
+        !j.contains("kind") || !j["kind"].is_string()) {
+      problems.push_back(path + ": line " + std::to_string(n) +
+                         ": expected a trace record {\"t_ns\": ..., \"node\": ..., \"kind\": ...}");
+      if (problems.size() >= 20) {
+        problems.push_back(path + ": (stopping after 20 bad lines)");
+        break;
+      }
+      continue;
+    }
+    records.push_back(std::move(j));
+  }
+  return records;
+}
+
+int trace_command(const TraceArgs& a) {
+  std::vector<std::string> problems;
+  if (*a.from_opt && *a.to_opt && a.to_s < a.from_s)
+    problems.push_back("--to-s (" + std::to_string(a.to_s) + ") is before --from-s (" +
+                       std::to_string(a.from_s) + ")");
+  std::vector<nlohmann::json> records;
+  if (problems.empty()) records = read_trace(a.file, problems);
+  if (!problems.empty()) {
+    for (const auto& p : problems) std::cerr << p << "\n";
+    return kExitBadInput;
+  }
+  // Arm filter (traces of scenarios with several arms hold one simulation per arm).
+  std::map<std::string, size_t> arms;
+  for (const auto& r : records)
+    if (r.contains("arm") && r["arm"].is_string()) ++arms[r["arm"].get<std::string>()];
+  if (*a.arm_opt) {
+    if (!arms.count(a.arm)) {
+      std::string known;
+      for (const auto& [name, _] : arms) known += (known.empty() ? "" : ", ") + name;
+      std::cerr << a.file << ": no record of arm \"" << a.arm << "\" (arms: "
+                << (known.empty() ? "none" : known) << ")\n";
+      return kExitBadInput;
+    }
+    std::vector<nlohmann::json> kept;
+    for (auto& r : records)
+      if (r.value("arm", std::string()) == a.arm) kept.push_back(std::move(r));
+    records = std::move(kept);
+  } else if (a.plantuml && arms.size() > 1) {
+    std::cerr << a.file << ": the trace holds " << arms.size()
+              << " arms (one simulation each); choose one with --arm\n";
+    return kExitBadInput;
+  }
+
+  if (a.plantuml) {
+    run::PlantUmlOptions opts;
+    for (int64_t m : a.members) opts.members.push_back(NodeId(m));
+    if (*a.from_opt) opts.from_s = a.from_s;
+    if (*a.to_opt) opts.to_s = a.to_s;
+    opts.notes = !a.no_notes;
+    opts.short_names = !a.full_names;
+    opts.hide_messages = a.hide_messages;
+    opts.hide_kinds = a.hide_kinds;
+    opts.title = a.title;
+    std::cout << run::trace_to_plantuml(records, opts);
+    return kExitOk;
+  }
+
+  // Summary.
+  std::map<std::string, size_t> kinds;
+  std::map<std::string, size_t> messages;
+  int64_t first = 0, last = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const auto& r = records[i];
+    const int64_t t = r["t_ns"].get<int64_t>();
+    if (i == 0 || t < first) first = t;
+    if (i == 0 || t > last) last = t;
+    ++kinds[r["kind"].get<std::string>()];
+    if (r.contains("msg") && r["msg"].is_string())
+      ++messages[r["kind"].get<std::string>() + " " + r["msg"].get<std::string>()];
+  }
+  std::cout << a.file << ": " << records.size() << " records";
+  if (!records.empty())
+    std::cout << " from " << double(first) * 1e-9 << " s to " << double(last) * 1e-9 << " s";
+  std::cout << "\n";
+  if (!arms.empty()) {
+    std::cout << "arms:\n";
+    for (const auto& [name, count] : arms) std::cout << "  " << name << " " << count << "\n";
+  }
+  std::cout << "records by kind:\n";
+  for (const auto& [name, count] : kinds) std::cout << "  " << name << " " << count << "\n";
+  if (!messages.empty()) {
+    std::cout << "messages by kind and type:\n";
+    for (const auto& [name, count] : messages) std::cout << "  " << name << " " << count << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_trace_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<TraceArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "trace", "Summarise a protocol-event trace, or draw it as a PlantUML sequence diagram");
+  sub->add_option("trace", args->file, "Trace file (JSONL) written by fdsim run --trace")
+      ->required();
+  sub->add_flag("--plantuml", args->plantuml, "Print a PlantUML sequence diagram on stdout");
+  sub->add_option("--members", args->members, "Only these nodes (e.g. --members 0,1,4)")
+      ->delimiter(',')
+      ->check(CLI::Range(int64_t(0), int64_t(kNoNode) - 1));
+  args->from_opt = sub->add_option("--from-s", args->from_s, "Start of the time window (s)")
+                       ->check(CLI::Range(0.0, 1e9));
+  args->to_opt = sub->add_option("--to-s", args->to_s, "End of the time window (s)")
+                     ->check(CLI::Range(0.0, 1e9));
+  args->arm_opt = sub->add_option("--arm", args->arm,
+                                  "Only the records of this arm (required with --plantuml when "
+                                  "the trace holds several arms)");
+  sub->add_flag("--no-notes", args->no_notes,
+                "PlantUML: leave out decisions and timeouts (notes); draw messages only");
+  sub->add_flag("--full-names", args->full_names,
+                "PlantUML: full message names (\"geode.heartbeat\", not \"heartbeat\")");
+  sub->add_option("--hide-messages", args->hide_messages,
+                  "PlantUML: message types not drawn (full names, comma-separated)")
+      ->delimiter(',');
+  sub->add_option("--hide-kinds", args->hide_kinds,
+                  "PlantUML: decision kinds not drawn (comma-separated)")
+      ->delimiter(',');
+  sub->add_option("--title", args->title, "PlantUML: diagram title");
+  sub->footer(
+      "Examples:\n"
+      "  fdsim run scenarios/examples/geode-ring.json --trace --out out/\n"
+      "  fdsim trace out/geode-ring-seed1-rep0.trace.jsonl\n"
+      "  fdsim trace out/geode-ring-seed1-rep0.trace.jsonl --plantuml --arm fixed "
+      "--members 0,1,4 --from-s 10 --to-s 25 > crash.puml\n");
+  sub->callback([args, &exit_code] { exit_code = trace_command(*args); });
+}
+
+}  // namespace fdsim::cli

@@ -1,0 +1,23 @@
+#pragma once
+// Reading a file named on the command line: JSON syntax and file-level problems reported as
+// "<path>: ..." lines, and whether it is a sweep file rather than a scenario.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fdsim::cli {
+
+struct InputFile {
+  nlohmann::json doc;
+  std::vector<std::string> problems;  // file-level problems; doc is unusable if non-empty
+  bool is_sweep = false;
+};
+
+InputFile read_input_file(const std::string& path);
+
+// A sweep file rather than a scenario (cmd_sweep.h: an object with "base" or "axes").
+bool looks_like_sweep(const nlohmann::json& doc);
+
+}  // namespace fdsim::cli

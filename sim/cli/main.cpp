@@ -1,0 +1,61 @@
+// fdsim: the command line. Subcommands: run, validate, explain, trace (sim/cli) and sweep,
+// merge (sim/cli/cmd_sweep.h). Exit codes: 0 ok, 2 bad input (including command-line errors,
+// reported on one line), 1 internal error, 3 some sweep runs failed.
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/cli/cmd_sweep.h"
+#include "sim/cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"fdsim " FDSIM_VERSION
+               ": a deterministic discrete-event simulator for failure detection and load "
+               "sharing research.",
+               "fdsim"};
+  app.set_version_flag("--version", std::string("fdsim ") + FDSIM_VERSION + " (git " +
+                                        FDSIM_GIT_REVISION + ")");
+  app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  fdsim run scenarios/examples/geode/crashed-member.json --out out/\n"
+      "  fdsim validate scenarios/examples/*.json scenarios/sweeps/*.json\n"
+      "  fdsim explain scenarios/examples/geode/crashed-member.json\n"
+      "  fdsim sweep scenarios/sweeps/timeout-grid.json -j 4 --out out/grid\n"
+      "  fdsim trace out/geode-ring-seed3-rep0.trace.jsonl --plantuml --arm fixed\n"
+      "  fdsim COMMAND --help   (the options and examples of one command)\n"
+      "Exit codes: 0 ok, 2 bad input, 1 internal error, 3 some sweep runs failed.\n");
+
+  int exit_code = fdsim::cli::kExitOk;
+  fdsim::cli::add_run_command(app, exit_code);
+  fdsim::cli::add_validate_command(app, exit_code);
+  fdsim::cli::add_explain_command(app, exit_code);
+  fdsim::cli::add_trace_command(app, exit_code);
+  fdsim::cli::add_sweep_commands(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {
+    // A subcommand callback asking for a given exit code (CLI11's convention).
+    if (std::string(e.what()).size() > 0 && std::string(e.what()) != "Runtime error")
+      std::cerr << "fdsim: " << e.what() << "\n";
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "fdsim: error: " << e.what() << " (see fdsim --help)\n";
+    return fdsim::cli::kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "fdsim: internal error: " << e.what() << "\n";
+    return fdsim::cli::kExitInternal;
+  }
+  return exit_code;
+}

@@ -1,0 +1,153 @@
+#include "sim/run/run.h"
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <exception>
+
+#include "sim/engine/hash.h"
+#include "sim/run/run_stats.h"
+#include "sim/run/scenario_loader.h"
+#include "sim/run/simulation.h"
+
+namespace fdsim::run {
+
+using nlohmann::json;
+
+namespace {
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
+  return buf;
+}
+
+const char* family_name(ArmFamily f) {
+  switch (f) {
+    case ArmFamily::load_sharing: return "load_sharing";
+    case ArmFamily::membership: return "membership";
+    case ArmFamily::heartbeat_study: return "heartbeat_study";
+  }
+  return "?";
+}
+
+// Loads, turning an exception escaping a section parser (a bug) into an internal error.
+LoadResult load_guarded(const json& doc, const std::string& source_name, std::string& internal) {
+  try {
+    return load_scenario_json(doc, source_name, directory_of(source_name));
+  } catch (const std::exception& e) {
+    internal = std::string("while loading the scenario: ") + e.what();
+  } catch (...) {
+    internal = "while loading the scenario: unknown exception";
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string scenario_hash(const json& resolved) { return hex64(fnv1a64(resolved.dump())); }
+
+ResolveOutcome resolve(const json& scenario, const std::string& source_name) {
+  ResolveOutcome out;
+  std::string internal;
+  LoadResult load = load_guarded(scenario, source_name, internal);
+  if (!internal.empty()) {
+    out.problems.push_back((source_name.empty() ? "" : source_name + ": ") +
+                           "internal error " + internal);
+    return out;
+  }
+  out.problems = std::move(load.problems);
+  if (load.ok()) {
+    out.ok = true;
+    out.resolved = load.scenario->resolved;
+  }
+  return out;
+}
+
+RunOutcome execute(const json& scenario_doc, const std::string& source_name,
+                   uint64_t replication, const RunOptions& options) {
+  RunOutcome out;
+  json doc = scenario_doc;
+  if (options.seed && doc.is_object()) doc["seed"] = *options.seed;
+  LoadResult load = load_guarded(doc, source_name, out.internal_error);
+  if (!out.internal_error.empty()) return out;
+  if (!load.ok()) {
+    out.problems = std::move(load.problems);
+    return out;
+  }
+  const Scenario& s = *load.scenario;
+  const bool trace = options.trace || s.top.output.trace;
+  const std::vector<SimulationPlan> plans = plan_simulations(s);
+  const double horizon_s = s.top.horizon_s;
+  const double total_s = horizon_s * double(plans.size());
+
+  json arms_manifest = json::object();
+  json metrics = json::object();
+  json sim_stats = json::array();
+  uint64_t events_total = 0;
+  double wall_total_s = 0.0;
+  try {
+    for (size_t i = 0; i < plans.size(); ++i) {
+      std::function<void(double, uint64_t)> progress;
+      if (options.progress || options.progress_info) {
+        const double done_s = horizon_s * double(i);
+        const uint64_t done_events = events_total;
+        progress = [&options, done_s, done_events, total_s](double now_s, uint64_t events) {
+          if (options.progress) options.progress(done_s + now_s, total_s);
+          if (options.progress_info)
+            options.progress_info({done_s + now_s, total_s, done_events + events});
+        };
+      }
+      SimulationOutput sim = run_simulation(s, replication, plans[i],
+                                            trace ? &out.trace_lines : nullptr, progress);
+      for (const auto& arm : plans[i].arms) {
+        metrics[arm] = std::move(sim.metrics[arm]);
+        arms_manifest[arm] = {{"simulation", i},
+                              {"fingerprint", hex64(sim.fingerprint)},
+                              {"events_dispatched", sim.events_dispatched},
+                              {"peak_queue_size", sim.peak_queue_size},
+                              {"events_by_kind", sim.events_by_kind}};
+      }
+      events_total += sim.events_dispatched;
+      wall_total_s += sim.wall_s;
+      sim_stats.push_back({{"arms", plans[i].arms},
+                           {"wall_time_s", sim.wall_s},
+                           {"events_dispatched", sim.events_dispatched},
+                           {"events_per_wall_s",
+                            sim.wall_s > 0 ? double(sim.events_dispatched) / sim.wall_s : 0.0}});
+    }
+    if (options.progress) options.progress(total_s, total_s);
+    if (options.progress_info) options.progress_info({total_s, total_s, events_total});
+  } catch (const std::exception& e) {
+    out.internal_error = e.what();
+    out.trace_lines.clear();
+    return out;
+  } catch (...) {
+    out.internal_error = "unknown exception";
+    out.trace_lines.clear();
+    return out;
+  }
+
+  json manifest = {{"fdsim_version", FDSIM_VERSION},
+                   {"git_revision", FDSIM_GIT_REVISION},
+                   {"scenario_name", s.top.name},
+                   {"scenario_hash", scenario_hash(s.resolved)},
+                   {"seed", s.top.seed},
+                   {"replication", replication},
+                   {"model", family_name(s.family)},
+                   {"arm_order", s.arms},
+                   {"arms", std::move(arms_manifest)},
+                   {"horizon_s", s.top.horizon_s},
+                   {"warmup_s", s.top.warmup_s},
+                   {"resolved_config", s.resolved}};
+  out.result = {{"manifest", std::move(manifest)}, {"metrics", std::move(metrics)}};
+  out.run_stats = {{"wall_time_s", wall_total_s},
+                   {"events_dispatched", events_total},
+                   {"events_per_wall_s", wall_total_s > 0 ? double(events_total) / wall_total_s : 0.0},
+                   {"peak_rss_kb", peak_rss_kb()},
+                   {"simulations", std::move(sim_stats)}};
+  out.ok = true;
+  return out;
+}
+
+}  // namespace fdsim::run

@@ -1,0 +1,170 @@
+#include "sim/run/scenario_loader.h"
+
+#include <filesystem>
+#include <map>
+
+#include "sim/scenario/json_document.h"
+#include "sim/net/config.h"
+#include "sim/scenario/reader.h"
+
+namespace fdsim::run {
+
+using nlohmann::json;
+using scenario::Diagnostics;
+using scenario::ObjectReader;
+
+namespace {
+
+std::string prefixed(const std::string& source, const std::string& line) {
+  return source.empty() ? line : source + ": " + line;
+}
+
+// Reports a duplicate arm name (arm names key the metrics map, so they must be unique).
+void check_unique_arms(const std::vector<std::string>& names, const std::string& section_path,
+                       Diagnostics& diag) {
+  std::map<std::string, int> seen;
+  for (const auto& n : names) {
+    if (++seen[n] == 2) {
+      diag.add(section_path, "arm names must be unique; \"" + n + "\" is used more than once");
+    }
+  }
+}
+
+}  // namespace
+
+std::string directory_of(const std::string& path) {
+  const std::filesystem::path p(path);
+  const auto parent = p.parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+LoadResult load_scenario_json(const json& doc, const std::string& source_name,
+                              const std::string& base_dir, std::set<std::string>* fields_read) {
+  LoadResult out;
+  if (!doc.is_object()) {
+    out.problems.push_back(prefixed(source_name, "$: expected a JSON object (a scenario), got " +
+                                                     scenario::describe(doc)));
+    return out;
+  }
+  auto s = std::make_shared<Scenario>();
+  s->source = source_name;
+  s->base_dir = base_dir;
+  Diagnostics diag;
+  diag.fields_read = fields_read;
+  json resolved = json::object();
+  ObjectReader root(&doc, "$", diag, resolved);
+
+  s->top = scenario::parse_top_level(root);
+  const bool nodes_ok = [&] {
+    for (const auto& p : diag.problems)
+      if (p.path.rfind("$.nodes", 0) == 0) return false;
+    return true;
+  }();
+  const scenario::ModelSections sections = scenario::check_model_sections(root);
+  const scenario::NodesConfig& nodes = s->top.nodes;
+
+  if (!nodes_ok) {
+    // Everything below refers to nodes; checking it against a broken node set would only
+    // produce noise. The keys are consumed so they are not reported as unknown either.
+    for (const char* key :
+         {"network", "faults", "membership", "workload", "load_sharing", "detectors"})
+      root.consume(key);
+  } else {
+    // --- network ---
+    root.object("network", [&](ObjectReader& r) {
+      s->network = net::parse_network_config(r, nodes, base_dir);
+    });
+    // --- faults ---
+    s->faults = faults::parse_faults_config(root, nodes, base_dir);
+    // --- membership (the Geode ring) ---
+    if (sections.membership) {
+      root.object("membership", [&](ObjectReader& r) {
+        s->membership = geode::parse_geode_config(r, nodes);
+      });
+    }
+    // --- workload + load_sharing ---
+    if (sections.load_sharing && sections.workload) {
+      root.consume("workload");
+      root.consume("load_sharing");
+      json& resolved_workload = resolved["workload"];
+      json& resolved_ls = resolved["load_sharing"];
+      ObjectReader workload(root.raw("workload"), root.child_path("workload"), diag,
+                            resolved_workload);
+      ObjectReader load_sharing(root.raw("load_sharing"), root.child_path("load_sharing"), diag,
+                                resolved_ls);
+      s->load_sharing =
+          loadsharing::parse_loadsharing_config(workload, load_sharing, nodes, base_dir);
+      workload.finish();
+      load_sharing.finish();
+    } else {
+      // One without the other: already reported by check_model_sections().
+      root.consume("workload");
+      root.consume("load_sharing");
+    }
+    // --- detectors (the pairwise heartbeat study) ---
+    if (sections.detectors) {
+      root.object("detectors", [&](ObjectReader& r) {
+        s->detectors = detectors::parse_heartbeat_study_config(r, nodes);
+      });
+    }
+  }
+  root.finish();
+
+  // --- arms (contracts.md: load sharing, else membership, else the heartbeat study) ---
+  if (diag.ok()) {
+    if (s->load_sharing) {
+      s->family = ArmFamily::load_sharing;
+      s->arms = s->load_sharing->arm_names();
+      check_unique_arms(s->arms, "$.load_sharing", diag);
+      std::vector<std::string> needing;
+      for (size_t a = 0; a < s->arms.size(); ++a)
+        if (s->load_sharing->arm_needs_membership(a)) needing.push_back(s->arms[a]);
+      if (!needing.empty() && !sections.membership) {
+        diag.add("$.load_sharing",
+                 "arm \"" + needing.front() +
+                     "\" uses the membership view (diagnosis \"geode_ring\"), which needs a "
+                     "'membership' section; none is present");
+      }
+      if (!needing.empty() && s->membership && s->membership->arms.size() > 1) {
+        diag.add("$.membership.neighbour_check",
+                 "a load-sharing scenario runs one membership variant (the arms are the "
+                 "load-sharing arms); give at most one neighbour_check arm, got " +
+                     std::to_string(s->membership->arms.size()));
+      }
+      if (needing.empty() && sections.membership) {
+        diag.add("$.membership",
+                 "not used: no load-sharing arm uses the membership view (diagnosis "
+                 "\"geode_ring\"); remove the section or add such an arm");
+      }
+    }
+    if (s->arms.empty() && s->membership) {
+      s->family = ArmFamily::membership;
+      s->arms = s->membership->arm_names();
+      check_unique_arms(s->arms, "$.membership", diag);
+    }
+    if (s->arms.empty() && s->detectors) {
+      s->family = ArmFamily::heartbeat_study;
+      s->arms = s->detectors->arm_names();
+      check_unique_arms(s->arms, "$.detectors", diag);
+    }
+    if (diag.ok() && s->arms.empty()) diag.add("$", "the scenario defines no arm to run");
+  }
+
+  for (const auto& p : diag.problems) out.problems.push_back(prefixed(source_name, p.str()));
+  if (!out.problems.empty()) return out;
+  s->resolved = std::move(resolved);
+  out.scenario = std::move(s);
+  return out;
+}
+
+LoadResult load_scenario_file(const std::string& path, std::set<std::string>* fields_read) {
+  scenario::JsonDocument d = scenario::read_json_file(path);
+  if (!d.ok()) {
+    LoadResult out;
+    out.problems = std::move(d.errors);
+    return out;
+  }
+  return load_scenario_json(*d.doc, path, directory_of(path), fields_read);
+}
+
+}  // namespace fdsim::run

@@ -1,0 +1,70 @@
+#pragma once
+// Loading a scenario document into the resolved configuration of every section.
+//
+// Contract:
+// - Never throws and never stops at the first problem: every problem of the document is
+//   reported, each as one line "<source>: <$.json.path>: <message>" (file-level problems:
+//   "<source>: line 3, column 5: ...", "<source>: the file is empty", ...). With an empty
+//   source name the prefix is left out ("$.path: message").
+// - Every section is read by the parse function of the component that owns it (contracts.md),
+//   through an ObjectReader positioned on that section; the loader calls finish() on it, so
+//   every key nobody read is an "unknown key" error.
+// - `resolved` is the whole document with every default written in: it is echoed in the result
+//   manifest and its canonical dump is what the scenario hash is computed from.
+// - Sections that depend on the node set (network, faults, models) are only parsed when the
+//   `nodes` section itself is valid, to avoid a cascade of errors caused by one bad count.
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/detectors/heartbeat_study_config.h"
+#include "models/geode/config.h"
+#include "models/loadsharing/config.h"
+#include "sim/faults/config.h"
+#include "sim/net/network.h"
+#include "sim/scenario/top_level.h"
+
+namespace fdsim::run {
+
+// Which model family provides the arms of a scenario (contracts.md, "Arms and runs").
+enum class ArmFamily { load_sharing, membership, heartbeat_study };
+
+struct Scenario {
+  std::string source;    // file path or name, for messages
+  std::string base_dir;  // directory of the scenario file (relative data files)
+  scenario::TopLevel top;
+  net::NetworkConfig network;
+  faults::FaultsConfig faults;
+  std::optional<geode::GeodeConfig> membership;
+  std::optional<loadsharing::LoadSharingConfig> load_sharing;
+  std::optional<detectors::HeartbeatStudyConfig> detectors;
+  ArmFamily family = ArmFamily::membership;
+  std::vector<std::string> arms;  // arm names in the order the scenario gives them
+  nlohmann::json resolved;        // every section with every default
+};
+
+struct LoadResult {
+  std::shared_ptr<const Scenario> scenario;  // set iff problems is empty
+  std::vector<std::string> problems;
+  bool ok() const { return problems.empty() && scenario != nullptr; }
+};
+
+// Loads the file at `path` (base directory = the file's directory).
+LoadResult load_scenario_file(const std::string& path,
+                              std::set<std::string>* fields_read = nullptr);
+
+// Loads an already-parsed document. `fields_read`, if given, receives the pattern paths of
+// every field the loaders read ("$.faults[].at_s"), for the format-reference test.
+LoadResult load_scenario_json(const nlohmann::json& doc, const std::string& source_name,
+                              const std::string& base_dir,
+                              std::set<std::string>* fields_read = nullptr);
+
+// Directory part of a path ("" -> ".", "a/b.json" -> "a").
+std::string directory_of(const std::string& path);
+
+}  // namespace fdsim::run

@@ -1,0 +1,143 @@
+#include "sim/run/simulation.h"
+
+#include <chrono>
+#include <memory>
+
+#include "models/detectors/heartbeat_study.h"
+#include "models/geode/geode_model.h"
+#include "models/loadsharing/loadsharing_model.h"
+#include "sim/faults/injector.h"
+#include "sim/net/world.h"
+#include "sim/run/node_table.h"
+#include "sim/run/trace_collector.h"
+
+namespace fdsim::run {
+
+using nlohmann::json;
+
+std::vector<SimulationPlan> plan_simulations(const Scenario& s) {
+  std::vector<SimulationPlan> plans;
+  if (s.family == ArmFamily::heartbeat_study) {
+    plans.push_back({s.arms, 0, ""});
+  } else {
+    for (size_t a = 0; a < s.arms.size(); ++a) plans.push_back({{s.arms[a]}, a, s.arms[a]});
+  }
+  return plans;
+}
+
+namespace {
+
+// The models of one simulation, started in a fixed order.
+struct Models {
+  std::vector<std::unique_ptr<Model>> owned;
+  std::function<json()> metrics;  // {arm: {...}} for the plan's arms
+};
+
+Models build_models(const Scenario& s, World& world, const SimulationPlan& plan) {
+  Models m;
+  switch (s.family) {
+    case ArmFamily::load_sharing: {
+      const auto& cfg = *s.load_sharing;
+      geode::GeodeModel* membership = nullptr;
+      std::function<bool(NodeId, NodeId)> membership_failed;
+      if (cfg.arm_needs_membership(plan.arm_index)) {
+        auto g = std::make_unique<geode::GeodeModel>(world, *s.membership, size_t{0});
+        membership = g.get();
+        membership_failed = [membership](NodeId observer, NodeId target) {
+          return membership->considers_failed(observer, target);
+        };
+        m.owned.push_back(std::move(g));
+      }
+      auto ls = std::make_unique<loadsharing::LoadSharingModel>(world, cfg, plan.arm_index,
+                                                                membership_failed);
+      Model* ls_ptr = ls.get();
+      m.owned.push_back(std::move(ls));
+      const std::string arm = plan.arms.front();
+      m.metrics = [ls_ptr, membership, arm] {
+        json a = ls_ptr->metrics();
+        if (membership != nullptr) a["membership"] = membership->metrics();
+        return json{{arm, std::move(a)}};
+      };
+      break;
+    }
+    case ArmFamily::membership: {
+      auto g = std::make_unique<geode::GeodeModel>(world, *s.membership, plan.arm_index);
+      Model* g_ptr = g.get();
+      m.owned.push_back(std::move(g));
+      const std::string arm = plan.arms.front();
+      m.metrics = [g_ptr, arm] { return json{{arm, g_ptr->metrics()}}; };
+      break;
+    }
+    case ArmFamily::heartbeat_study: {
+      auto st = std::make_unique<detectors::HeartbeatStudy>(world, *s.detectors);
+      Model* st_ptr = st.get();
+      m.owned.push_back(std::move(st));
+      m.metrics = [st_ptr] { return st_ptr->metrics(); };
+      break;
+    }
+  }
+  if (!m.metrics) {
+    throw std::logic_error("no model for the scenario's arm family");
+  }
+  return m;
+}
+
+}  // namespace
+
+SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
+                                const SimulationPlan& plan, std::vector<std::string>* trace_lines,
+                                const std::function<void(double, uint64_t)>& progress) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  Simulator sim;
+  std::unique_ptr<TraceCollector> trace;
+  if (trace_lines != nullptr) {
+    trace = std::make_unique<TraceCollector>(*trace_lines, plan.trace_label);
+    sim.set_trace(trace.get());
+  }
+  if (progress) {
+    sim.set_progress_hook(1u << 16, [&sim, &progress] {
+      progress(sim.now().seconds(), sim.events_dispatched());
+    });
+  }
+  const size_t n = s.top.nodes.count;
+  net::Hosts hosts(sim, n);
+  net::NetworkConfig net_cfg = s.network;
+  if (!net_cfg.latency) net_cfg.latency = net::constant_latency(1.0);
+  net::Network network(sim, hosts, RngFactory(s.top.seed, replication), std::move(net_cfg));
+  World world{sim, hosts, network, RngFactory(s.top.seed, replication), s.top.warmup_end,
+              s.top.horizon};
+
+  std::unique_ptr<NodeTable> node_table;
+  if (s.top.metrics.per_node) {
+    node_table = std::make_unique<NodeTable>(sim, n, s.top.warmup_end, s.top.horizon);
+    hosts.add_listener(node_table.get());
+  }
+
+  faults::FaultInjector injector(world, s.faults);
+  Models models = build_models(s, world, plan);
+  injector.start();
+  for (auto& m : models.owned) m->start();
+  sim.run_until(s.top.horizon);
+  for (auto& m : models.owned) m->finish();
+  if (node_table) node_table->finish();
+
+  SimulationOutput out;
+  out.metrics = models.metrics();
+  if (!out.metrics.is_object()) throw std::logic_error("a model returned metrics that are not an object");
+  for (const auto& arm : plan.arms) {
+    if (!out.metrics.contains(arm)) {
+      throw std::logic_error("the model returned no metrics for arm \"" + arm + "\"");
+    }
+    if (node_table) out.metrics[arm]["hosts_per_node"] = node_table->table();
+  }
+  out.fingerprint = sim.fingerprint();
+  out.events_dispatched = sim.events_dispatched();
+  out.peak_queue_size = sim.peak_queue_size();
+  out.events_by_kind = json::object();
+  for (const auto& k : sim.kind_counts()) out.events_by_kind[k.name] = k.dispatched;
+  out.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return out;
+}
+
+}  // namespace fdsim::run

@@ -1,0 +1,111 @@
+#include "sim/run/trace_plantuml.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+namespace fdsim::run {
+
+using nlohmann::json;
+
+namespace {
+
+bool is_node(const json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0); }
+
+std::string at(const json& r) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "@%.3fs", double(r["t_ns"].get<int64_t>()) * 1e-9);
+  return buf;
+}
+
+std::string part(NodeId n) { return "n" + std::to_string(n); }
+
+std::string value_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+struct Drawn {
+  std::string line;
+  std::vector<NodeId> nodes;
+};
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// The line for one record, or nothing.
+std::optional<Drawn> draw(const json& r, const PlantUmlOptions& o) {
+  if (!r.is_object() || !r.contains("t_ns") || !r["t_ns"].is_number_integer() ||
+      !r.contains("kind") || !r["kind"].is_string())
+    return std::nullopt;
+  const double t = double(r["t_ns"].get<int64_t>()) * 1e-9;
+  if ((o.from_s && t < *o.from_s) || (o.to_s && t > *o.to_s)) return std::nullopt;
+  const std::string kind = r["kind"];
+  const bool message = kind == "send" || kind == "recv" || kind == "drop" || kind == "probe_result";
+  if (message) {
+    if (kind == "send") return std::nullopt;
+    if (!r.contains("msg") || !r["msg"].is_string() || !r.contains("from") || !r.contains("to") ||
+        !is_node(r["from"]) || !is_node(r["to"]))
+      return std::nullopt;
+    std::string msg = r["msg"];
+    if (contains(o.hide_messages, msg)) return std::nullopt;
+    if (o.short_names && msg.find('.') != std::string::npos) msg = msg.substr(msg.rfind('.') + 1);
+    const NodeId from = r["from"], to = r["to"];
+    Drawn d;
+    d.nodes = {from, to};
+    if (kind == "recv") {
+      d.line = part(from) + " -> " + part(to) + " : " + msg + " " + at(r);
+    } else if (kind == "drop") {
+      const std::string reason = r.contains("reason") ? value_text(r["reason"]) : "lost";
+      d.line = part(from) + " ->x " + part(to) + " : " + msg + " (" + reason + ") " + at(r);
+    } else {
+      const std::string outcome = r.contains("outcome") ? value_text(r["outcome"]) : "?";
+      if (outcome == "answered")
+        d.line = part(to) + " --> " + part(from) + " : " + msg + " answered " + at(r);
+      else
+        d.line = part(from) + " ->x " + part(to) + " : " + msg + " " + outcome + " " + at(r);
+    }
+    return d;
+  }
+  if (!o.notes || contains(o.hide_kinds, kind) || !r.contains("node") || !is_node(r["node"]))
+    return std::nullopt;
+  std::string text = kind;
+  bool first = true;
+  for (auto it = r.begin(); it != r.end(); ++it) {
+    if (it.key() == "t_ns" || it.key() == "node" || it.key() == "kind" || it.key() == "arm")
+      continue;
+    text += (first ? " " : ", ") + it.key() + "=" + value_text(it.value());
+    first = false;
+  }
+  return Drawn{"hnote over " + part(r["node"].get<NodeId>()) + " : " + text + " " + at(r),
+               {r["node"].get<NodeId>()}};
+}
+
+}  // namespace
+
+std::string trace_to_plantuml(const std::vector<json>& records, const PlantUmlOptions& o) {
+  const std::set<NodeId> shown(o.members.begin(), o.members.end());
+  std::vector<std::string> lines;
+  std::set<NodeId> seen;
+  for (const json& r : records) {
+    auto d = draw(r, o);
+    if (!d) continue;
+    bool ok = true;
+    if (!shown.empty())
+      for (NodeId n : d->nodes) ok = ok && shown.count(n);
+    if (!ok) continue;
+    seen.insert(d->nodes.begin(), d->nodes.end());
+    lines.push_back(std::move(d->line));
+  }
+  std::string out = "@startuml\n";
+  if (!o.title.empty()) out += "title " + o.title + "\n";
+  const std::vector<NodeId> participants =
+      o.members.empty() ? std::vector<NodeId>(seen.begin(), seen.end()) : o.members;
+  for (NodeId n : participants) out += "participant \"m" + std::to_string(n) + "\" as " + part(n) + "\n";
+  for (const std::string& l : lines) out += l + "\n";
+  out += "@enduml\n";
+  return out;
+}
+
+}  // namespace fdsim::run

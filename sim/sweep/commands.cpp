@@ -1,0 +1,202 @@
+#include "sim/sweep/commands.h"
+
+#include "sim/sweep/aggregate.h"
+#include "sim/sweep/atomic_file.h"
+#include "sim/sweep/executor.h"
+#include "sim/sweep/plan.h"
+#include "sim/sweep/run_store.h"
+#include "sim/sweep/sweep_spec.h"
+
+namespace fdsim::sweep {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::optional<SweepPlan> load_plan(const std::string& path, const RunApi& api,
+                                   std::vector<std::string>* problems) {
+  SpecOutcome spec = load_sweep_file(path);
+  if (!spec.ok()) {
+    *problems = std::move(spec.problems);
+    return std::nullopt;
+  }
+  PlanOutcome plan = make_plan(spec.spec, api.resolve);
+  if (!plan.ok()) {
+    *problems = std::move(plan.problems);
+    return std::nullopt;
+  }
+  return std::move(plan.plan);
+}
+
+bool write_manifest(const SweepPlan& plan, const fs::path& out_dir,
+                    const std::optional<std::string>& reference_arm, std::string* error) {
+  return write_file_atomically(out_dir / "sweep.json",
+                               plan_manifest(plan, reference_arm).dump(1) + "\n", error);
+}
+
+bool same_plan(const SweepPlan& a, const SweepPlan& b) {
+  if (a.axis_paths != b.axis_paths || a.points.size() != b.points.size()) return false;
+  for (size_t p = 0; p < a.points.size(); ++p)
+    if (a.points[p].params != b.points[p].params || a.points[p].run_ids != b.points[p].run_ids)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api) {
+  std::vector<std::string> problems;
+  load_plan(path, api, &problems);
+  return problems;
+}
+
+int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream& out,
+                  std::ostream& err) {
+  Shard shard;
+  if (!o.shard.empty()) {
+    std::string error;
+    auto parsed = parse_shard(o.shard, &error);
+    if (!parsed) {
+      err << "--shard: " << error << "\n";
+      return kExitBadInput;
+    }
+    shard = *parsed;
+  }
+  std::vector<std::string> problems;
+  auto plan = load_plan(o.sweep_file, api, &problems);
+  if (!plan) {
+    for (const auto& p : problems) err << p << "\n";
+    return kExitBadInput;
+  }
+  const fs::path out_dir = o.out_dir;
+  std::string error;
+  auto lock = DirectoryLock::acquire(out_dir, &error);
+  if (!lock) {
+    err << error << "\n";
+    return kExitBadInput;
+  }
+  if (!write_manifest(*plan, out_dir, o.reference_arm, &error)) {
+    err << error << "\n";
+    return kExitInternal;
+  }
+
+  ExecuteReport report;
+  if (!o.aggregate_only) {
+    ExecuteOptions eo;
+    eo.jobs = o.jobs;
+    eo.shard = shard;
+    eo.progress = o.quiet ? ProgressStyle::kQuiet : o.progress;
+    eo.progress_out = &err;
+    eo.progress_interval = o.progress_interval;
+    report = execute_plan(*plan, out_dir / "runs", api, eo);
+  }
+  const Aggregation agg = write_aggregate(*plan, out_dir, o.reference_arm);
+  if (!agg.error.empty()) {
+    err << agg.error << "\n";
+    return agg.bad_reference ? kExitBadInput : kExitInternal;
+  }
+  for (const auto& f : report.failures) err << o.sweep_file << ": run " << f << "\n";
+
+  if (!o.quiet) {
+    out << "sweep " << plan->name << ": " << plan->points.size() << " points, "
+        << plan->runs.size() << " runs";
+    if (!o.shard.empty()) out << " (shard " << o.shard << ": " << report.total << " runs)";
+    if (o.aggregate_only) {
+      out << "; aggregated " << agg.runs_found << " results (" << agg.runs_missing
+          << " runs without a result)";
+    } else {
+      out << "; " << report.reused << " reused, " << report.executed << " executed, "
+          << report.failures.size() << " failed";
+    }
+    out << "; " << agg.rows.size() << " aggregate rows in " << (out_dir / "aggregate.csv").string()
+        << "\n";
+  }
+  return report.failures.empty() ? kExitOk : kExitRunsFailed;
+}
+
+int merge_command(const MergeCommandOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.inputs.empty()) {
+    err << "merge: no input directories\n";
+    return kExitBadInput;
+  }
+  std::optional<ManifestPlan> first;
+  for (const auto& in : o.inputs) {
+    const fs::path manifest_path = fs::path(in) / "sweep.json";
+    std::string error;
+    auto doc = read_json_file(manifest_path.string(), &error);
+    std::optional<ManifestPlan> mp;
+    if (doc) mp = plan_from_manifest(*doc, &error);
+    if (!mp) {
+      err << manifest_path.string() << ": not a sweep output (" << error << ")\n";
+      return kExitBadInput;
+    }
+    if (!first) {
+      first = std::move(mp);
+    } else if (!same_plan(first->plan, mp->plan)) {
+      err << manifest_path.string() << ": a different sweep plan than "
+          << (fs::path(o.inputs.front()) / "sweep.json").string()
+          << " (other axes, points or replications): merge only shards of one sweep\n";
+      return kExitBadInput;
+    }
+  }
+  const SweepPlan& plan = first->plan;
+  const std::optional<std::string> reference = o.reference_arm ? o.reference_arm : first->reference_arm;
+
+  const fs::path out_dir = o.out_dir;
+  std::string error;
+  auto lock = DirectoryLock::acquire(out_dir, &error);
+  if (!lock) {
+    err << error << "\n";
+    return kExitBadInput;
+  }
+  std::error_code ec;
+  fs::create_directories(out_dir / "runs", ec);
+  remove_temp_files(out_dir / "runs");
+  const RunStore dest(out_dir / "runs");
+  size_t copied = 0;
+  std::vector<std::string> missing;
+  for (const auto& run : plan.runs) {
+    if (dest.load_result(run.id)) continue;
+    bool found = false;
+    std::optional<std::string> error_text;
+    for (const auto& in : o.inputs) {
+      const RunStore src(fs::path(in) / "runs");
+      if (src.load_result(run.id)) {
+        const auto text = read_file(src.result_path(run.id));
+        if (text && write_file_atomically(dest.result_path(run.id), *text, &error)) {
+          dest.remove_error(run.id);
+          found = true;
+          ++copied;
+          break;
+        }
+        err << "cannot copy " << src.result_path(run.id).string() << ": " << error << "\n";
+        return kExitInternal;
+      }
+      if (!error_text) error_text = read_file(src.error_path(run.id));
+    }
+    if (found) continue;
+    missing.push_back(run.id);
+    if (error_text) write_file_atomically(dest.error_path(run.id), *error_text, &error);
+  }
+  if (!write_manifest(plan, out_dir, reference, &error)) {
+    err << error << "\n";
+    return kExitInternal;
+  }
+  const Aggregation agg = write_aggregate(plan, out_dir, reference);
+  if (!agg.error.empty()) {
+    err << agg.error << "\n";
+    return agg.bad_reference ? kExitBadInput : kExitInternal;
+  }
+  for (const auto& id : missing)
+    err << "merge: run " << id << " has no result in any input (failed or not run yet)\n";
+  if (!o.quiet) {
+    out << "merge " << plan.name << ": " << o.inputs.size() << " inputs, " << plan.runs.size()
+        << " runs, " << copied << " copied, " << missing.size() << " missing; "
+        << agg.rows.size() << " aggregate rows in " << (out_dir / "aggregate.csv").string()
+        << "\n";
+  }
+  return missing.empty() ? kExitOk : kExitRunsFailed;
+}
+
+}  // namespace fdsim::sweep

@@ -1,0 +1,179 @@
+#include "sim/sweep/executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "sim/sweep/atomic_file.h"
+#include "sim/sweep/run_store.h"
+
+namespace fdsim::sweep {
+
+using nlohmann::json;
+
+std::optional<Shard> parse_shard(std::string_view text, std::string* error) {
+  const size_t slash = text.find('/');
+  auto number = [](std::string_view s, size_t* out) {
+    if (s.empty() || s.size() > 9) return false;
+    size_t v = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + size_t(c - '0');
+    }
+    *out = v;
+    return true;
+  };
+  Shard shard;
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), &shard.index) ||
+      !number(text.substr(slash + 1), &shard.count) || shard.count == 0 ||
+      shard.index >= shard.count) {
+    *error = "expected K/N with 0 <= K < N (e.g. 0/4), got \"" + std::string(text) + "\"";
+    return std::nullopt;
+  }
+  return shard;
+}
+
+namespace {
+
+struct Failure {
+  size_t run_index;
+  std::string text;
+};
+
+// Runs one planned run; returns an empty string on success, else why it failed.
+std::string run_one(const SweepPlan& plan, const PlannedRun& run, const RunStore& store,
+                    const RunApi& api) {
+  run::RunOutcome outcome;
+  try {
+    outcome = api.execute(plan.points[run.point].scenario, plan.scenario_source,
+                          run.replication, run::RunOptions{});
+  } catch (const std::exception& e) {
+    outcome = {};
+    outcome.internal_error = std::string("exception: ") + e.what();
+  } catch (...) {
+    outcome = {};
+    outcome.internal_error = "unknown exception";
+  }
+  std::string why;
+  if (outcome.ok && (!outcome.result.is_object() || !outcome.result.contains("metrics") ||
+                     !outcome.result["metrics"].is_object())) {
+    outcome.ok = false;
+    outcome.internal_error = "the run returned a result without a \"metrics\" object";
+  }
+  if (outcome.ok) {
+    std::string error;
+    if (store.write_result(run.id, outcome.result, outcome.run_stats, &error)) {
+      store.remove_error(run.id);
+      return {};
+    }
+    why = "cannot write the result: " + error;
+  } else if (!outcome.internal_error.empty()) {
+    why = "internal error: " + outcome.internal_error;
+  } else {
+    why = "bad input:";
+    for (const auto& p : outcome.problems) why += " " + p + ";";
+    if (outcome.problems.empty()) why += " (no problem reported)";
+    else why.pop_back();
+  }
+  json err;
+  err["run_id"] = run.id;
+  err["point"] = run.point;
+  err["params"] = describe_params(plan, run.point);
+  err["replication"] = run.replication;
+  err["problems"] = outcome.problems;
+  err["internal_error"] = outcome.internal_error;
+  err["error"] = why;
+  std::string write_error;
+  if (!store.write_error(run.id, err, &write_error)) why += " (and " + write_error + ")";
+  return why;
+}
+
+}  // namespace
+
+ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& runs_dir,
+                           const RunApi& api, const ExecuteOptions& options) {
+  ExecuteReport report;
+  std::error_code ec;
+  std::filesystem::create_directories(runs_dir, ec);
+  report.temp_files_removed = remove_temp_files(runs_dir);
+  const RunStore store(runs_dir);
+
+  std::vector<size_t> pending;  // indices into plan.runs
+  for (size_t i = 0; i < plan.runs.size(); ++i) {
+    if (!options.shard.contains(i)) continue;
+    ++report.total;
+    if (store.load_result(plan.runs[i].id))
+      ++report.reused;
+    else
+      pending.push_back(i);
+  }
+
+  std::mutex mu;
+  std::condition_variable cv;
+  ProgressCounts counts;
+  counts.total = report.total;
+  counts.done = report.reused;
+  std::vector<Failure> failures;
+  size_t next = 0, workers_left = 0;
+
+  auto worker = [&]() {
+    for (;;) {
+      size_t run_index;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (next == pending.size()) break;
+        run_index = pending[next++];
+        ++counts.running;
+      }
+      std::string why;
+      try {
+        why = run_one(plan, plan.runs[run_index], store, api);
+      } catch (const std::exception& e) {  // e.g. a result that cannot be serialised
+        why = std::string("internal error: ") + e.what();
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      --counts.running;
+      ++counts.finished_here;
+      if (why.empty()) {
+        ++counts.done;
+        ++report.executed;
+      } else {
+        ++counts.failed;
+        const PlannedRun& run = plan.runs[run_index];
+        failures.push_back({run_index, run.id + " (point " + std::to_string(run.point) + ": " +
+                                           describe_params(plan, run.point) + ", replication " +
+                                           std::to_string(run.replication) + "): " + why});
+      }
+      cv.notify_all();
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    --workers_left;
+    cv.notify_all();
+  };
+
+  ProgressReporter progress(options.progress, options.progress_out, options.progress_interval);
+  const size_t jobs = std::max<size_t>(1, std::min(options.jobs, pending.size()));
+  std::vector<std::thread> threads;
+  if (!pending.empty()) {
+    workers_left = jobs;
+    for (size_t t = 0; t < jobs; ++t) threads.emplace_back(worker);
+    std::unique_lock<std::mutex> lock(mu);
+    while (workers_left > 0) {
+      cv.wait_for(lock, progress.tick());
+      progress.update(counts);
+    }
+  }
+  for (auto& t : threads) t.join();
+  progress.finish(counts);
+
+  std::sort(failures.begin(), failures.end(),
+            [](const Failure& a, const Failure& b) { return a.run_index < b.run_index; });
+  for (auto& f : failures) report.failures.push_back(std::move(f.text));
+  return report;
+}
+
+}  // namespace fdsim::sweep

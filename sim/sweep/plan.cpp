@@ -1,0 +1,275 @@
+#include "sim/sweep/plan.h"
+
+#include <cstdio>
+#include <algorithm>
+#include <set>
+
+#include "sim/engine/hash.h"
+
+namespace fdsim::sweep {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr size_t kMaxPoints = 1000000;
+constexpr size_t kMaxPointProblems = 20;
+
+// nullopt: the comparison holds or fails as returned; else a type problem.
+std::optional<std::string> compare(const json& lhs, const std::string& op, const json& rhs,
+                                   bool* holds) {
+  if (op == "==") {
+    *holds = lhs == rhs;
+    return std::nullopt;
+  }
+  if (op == "!=") {
+    *holds = lhs != rhs;
+    return std::nullopt;
+  }
+  int c = 0;
+  if (lhs.is_number() && rhs.is_number()) {
+    const double a = lhs.get<double>(), b = rhs.get<double>();
+    c = a < b ? -1 : (a > b ? 1 : 0);
+  } else if (lhs.is_string() && rhs.is_string()) {
+    const int s = lhs.get<std::string>().compare(rhs.get<std::string>());
+    c = s < 0 ? -1 : (s > 0 ? 1 : 0);
+  } else {
+    return "cannot order " + lhs.dump() + " and " + rhs.dump() + " with '" + op +
+           "' (both must be numbers or both strings)";
+  }
+  if (op == "<") *holds = c < 0;
+  if (op == "<=") *holds = c <= 0;
+  if (op == ">") *holds = c > 0;
+  if (op == ">=") *holds = c >= 0;
+  return std::nullopt;
+}
+
+std::string hex16(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string params_text(const std::vector<std::string>& paths, const std::vector<json>& params) {
+  std::string s;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (i) s += ", ";
+    s += paths[i] + " = " + params[i].dump();
+  }
+  return s;
+}
+
+// Distinct runs, replication-major.
+std::vector<PlannedRun> list_runs(const std::vector<PlannedPoint>& points) {
+  size_t max_reps = 0;
+  for (const auto& point : points) max_reps = std::max(max_reps, point.run_ids.size());
+  std::vector<PlannedRun> runs;
+  std::set<std::string> seen;
+  for (size_t r = 0; r < max_reps; ++r) {
+    for (size_t p = 0; p < points.size(); ++p) {
+      if (r >= points[p].run_ids.size()) continue;
+      const std::string& id = points[p].run_ids[r];
+      if (seen.insert(id).second) runs.push_back(PlannedRun{p, r, id});
+    }
+  }
+  return runs;
+}
+
+}  // namespace
+
+namespace {
+uint64_t scenario_hash(const json& resolved_scenario) {
+  json canonical = resolved_scenario;
+  if (canonical.is_object()) canonical.erase("replications");
+  return fnv1a64(canonical.dump());
+}
+}  // namespace
+
+std::string run_identity(const json& resolved_scenario, uint64_t replication) {
+  return hex16(hash_combine(scenario_hash(resolved_scenario), replication));
+}
+
+std::string describe_params(const SweepPlan& plan, size_t point) {
+  return params_text(plan.axis_paths, plan.points[point].params);
+}
+
+PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
+  PlanOutcome out;
+  SweepPlan& plan = out.plan;
+  plan.name = spec.name;
+  plan.source = spec.source;
+  plan.scenario_source = spec.scenario_source;
+  plan.sweep_doc = spec.doc;
+  for (const auto& g : spec.groups)
+    for (const auto& a : g.axes) plan.axis_paths.push_back(a.path.text());
+  auto problem = [&](const std::string& msg) { out.problems.push_back(spec.source + ": " + msg); };
+
+  size_t total = 1;
+  for (const auto& g : spec.groups) {
+    if (g.size() == 0) return out;
+    if (total > kMaxPoints / g.size()) {
+      problem("$.axes: the grid has more than " + std::to_string(kMaxPoints) + " points");
+      return out;
+    }
+    total *= g.size();
+  }
+
+  // Grid in nested-loop order, filtered by the constraint.
+  std::set<std::string> reported;  // one message per condition problem
+  std::vector<size_t> idx(spec.groups.size(), 0);
+  for (size_t n = 0; n < total; ++n) {
+    PlannedPoint point;
+    point.scenario = spec.base;
+    for (size_t g = 0; g < spec.groups.size(); ++g) {
+      for (const auto& axis : spec.groups[g].axes) {
+        axis.path.set(point.scenario, axis.values[idx[g]]);
+        point.params.push_back(axis.values[idx[g]]);
+      }
+    }
+    bool keep = true;
+    for (const auto& cond : spec.constraint) {
+      const json* lhs = cond.path.find(point.scenario);
+      const json* rhs = cond.other_path ? cond.other_path->find(point.scenario) : &cond.value;
+      std::string why;
+      if (lhs == nullptr) {
+        why = cond.where + ".path: " + cond.path.text() + " does not exist in the scenario of " +
+              params_text(plan.axis_paths, point.params);
+      } else if (rhs == nullptr) {
+        why = cond.where + ".other_path: " + cond.other_path->text() +
+              " does not exist in the scenario of " + params_text(plan.axis_paths, point.params);
+      } else {
+        bool holds = false;
+        if (auto type_problem = compare(*lhs, cond.op, *rhs, &holds)) {
+          why = cond.where + ": " + *type_problem;
+        } else if (!holds) {
+          keep = false;
+        }
+      }
+      if (!why.empty()) {
+        keep = false;
+        if (reported.insert(cond.where).second) problem(why);
+      }
+    }
+    if (keep) plan.points.push_back(std::move(point));
+    for (size_t g = spec.groups.size(); g-- > 0;) {
+      if (++idx[g] < spec.groups[g].size()) break;
+      idx[g] = 0;
+    }
+  }
+  if (!out.problems.empty()) return out;
+  if (plan.points.empty()) {
+    problem("$.constraint: no point of the grid satisfies the constraint");
+    return out;
+  }
+
+  // Validate every point and derive the run identities.
+  size_t point_problems = 0, silenced = 0;
+  for (size_t p = 0; p < plan.points.size(); ++p) {
+    PlannedPoint& point = plan.points[p];
+    const run::ResolveOutcome res = resolve(point.scenario, plan.scenario_source);
+    if (!res.ok) {
+      for (const auto& pr : res.problems) {
+        if (point_problems++ < kMaxPointProblems)
+          problem("point " + std::to_string(p) + " (" + describe_params(plan, p) + "): " + pr);
+        else
+          ++silenced;
+      }
+      if (res.problems.empty())
+        problem("point " + std::to_string(p) + " (" + describe_params(plan, p) +
+                "): the scenario is not valid");
+      continue;
+    }
+    int64_t reps = 1;
+    if (spec.replications) {
+      reps = *spec.replications;
+    } else if (res.resolved.is_object() && res.resolved.contains("replications") &&
+               res.resolved["replications"].is_number_integer() &&
+               res.resolved["replications"].get<int64_t>() >= 1) {
+      reps = res.resolved["replications"].get<int64_t>();
+    }
+    const uint64_t hash = scenario_hash(res.resolved);
+    for (int64_t r = 0; r < reps; ++r)
+      point.run_ids.push_back(hex16(hash_combine(hash, uint64_t(r))));
+  }
+  if (silenced > 0)
+    problem("... and " + std::to_string(silenced) + " more problems at other points");
+  if (!out.problems.empty()) return out;
+
+  plan.runs = list_runs(plan.points);
+  return out;
+}
+
+ordered_json plan_manifest(const SweepPlan& plan, const std::optional<std::string>& reference_arm) {
+  ordered_json m;
+  m["fdsim_version"] = FDSIM_VERSION;
+  m["fdsim_git_revision"] = FDSIM_GIT_REVISION;
+  m["name"] = plan.name;
+  m["source"] = plan.source;
+  m["scenario_source"] = plan.scenario_source;
+  m["reference_arm"] = reference_arm ? ordered_json(*reference_arm) : ordered_json(nullptr);
+  m["axes"] = plan.axis_paths;
+  ordered_json points = ordered_json::array();
+  for (size_t p = 0; p < plan.points.size(); ++p) {
+    ordered_json params = ordered_json::object();
+    for (size_t a = 0; a < plan.axis_paths.size(); ++a)
+      params[plan.axis_paths[a]] = ordered_json::parse(plan.points[p].params[a].dump());
+    ordered_json point;
+    point["index"] = p;
+    point["params"] = std::move(params);
+    point["run_ids"] = plan.points[p].run_ids;
+    points.push_back(std::move(point));
+  }
+  m["points"] = std::move(points);
+  m["distinct_runs"] = plan.runs.size();
+  m["sweep"] = ordered_json::parse(plan.sweep_doc.dump());
+  return m;
+}
+
+std::optional<ManifestPlan> plan_from_manifest(const json& m, std::string* error) {
+  auto fail = [&](const std::string& why) -> std::optional<ManifestPlan> {
+    *error = why;
+    return std::nullopt;
+  };
+  if (!m.is_object()) return fail("not a JSON object");
+  for (const char* key : {"name", "source", "scenario_source"})
+    if (!m.contains(key) || !m[key].is_string())
+      return fail(std::string("missing string field \"") + key + "\"");
+  if (!m.contains("axes") || !m["axes"].is_array()) return fail("missing array \"axes\"");
+  if (!m.contains("points") || !m["points"].is_array()) return fail("missing array \"points\"");
+  ManifestPlan mp;
+  SweepPlan& plan = mp.plan;
+  plan.name = m["name"].get<std::string>();
+  plan.source = m["source"].get<std::string>();
+  plan.scenario_source = m["scenario_source"].get<std::string>();
+  plan.sweep_doc = m.value("sweep", json());
+  if (m.contains("reference_arm") && m["reference_arm"].is_string())
+    mp.reference_arm = m["reference_arm"].get<std::string>();
+  for (const auto& a : m["axes"]) {
+    if (!a.is_string()) return fail("\"axes\" must hold strings");
+    plan.axis_paths.push_back(a.get<std::string>());
+  }
+  for (size_t p = 0; p < m["points"].size(); ++p) {
+    const json& jp = m["points"][p];
+    const std::string where = "points[" + std::to_string(p) + "]";
+    if (!jp.is_object() || !jp.contains("params") || !jp["params"].is_object() ||
+        !jp.contains("run_ids") || !jp["run_ids"].is_array())
+      return fail(where + " needs \"params\" (object) and \"run_ids\" (array)");
+    PlannedPoint point;
+    for (const auto& path : plan.axis_paths) {
+      if (!jp["params"].contains(path)) return fail(where + ".params lacks " + path);
+      point.params.push_back(jp["params"][path]);
+    }
+    for (const auto& id : jp["run_ids"]) {
+      if (!id.is_string() || id.get<std::string>().size() != 16 ||
+          id.get<std::string>().find_first_not_of("0123456789abcdef") != std::string::npos)
+        return fail(where + ".run_ids holds something that is not a run id");
+      point.run_ids.push_back(id.get<std::string>());
+    }
+    plan.points.push_back(std::move(point));
+  }
+  plan.runs = list_runs(plan.points);
+  return mp;
+}
+
+}  // namespace fdsim::sweep

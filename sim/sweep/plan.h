@@ -1,0 +1,78 @@
+#pragma once
+// A sweep plan: the points of the grid (after the constraint), the scenario of each point, and
+// the runs, each with its identity.
+//
+// Contract:
+// - Points are the grid in nested-loop order: the first axis (group) varies slowest, the last
+//   fastest; points failing the constraint are dropped and the rest numbered 0, 1, ...
+// - Every point's scenario is validated with the run layer's resolve(); any problem is a plan
+//   problem ("<sweep>: point 3 ($.a = 1): <scenario problem>"), so a bad point is caught at
+//   validate time, before anything runs.
+// - Run identity = 16 hex digits of hash_combine(fnv1a64(canonical dump of the point's resolved
+//   scenario without its "replications" count), replication). Same scenario + replication =>
+//   same id, whatever the sweep, the point index or the replication count; two points that
+//   resolve to the same scenario share their runs.
+// - `runs` lists each distinct run once, replication-major (all points of replication 0, then
+//   of replication 1, ...), so raising the replication count only appends runs: shard
+//   assignments (index % N) and finished results of earlier runs stay valid.
+// - The manifest (OUT/sweep.json) holds everything aggregation needs (points, parameters, run
+//   ids), so merge and re-aggregation never need the scenarios; it depends only on the sweep
+//   file and the code, not on -j or sharding.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/sweep/run_api.h"
+#include "sim/sweep/sweep_spec.h"
+
+namespace fdsim::sweep {
+
+struct PlannedPoint {
+  std::vector<nlohmann::json> params;  // one value per SweepPlan::axis_paths entry
+  nlohmann::json scenario;             // base + params (null in plans read from a manifest)
+  std::vector<std::string> run_ids;    // one per replication
+};
+
+struct PlannedRun {
+  size_t point = 0;  // the first point with this run
+  uint64_t replication = 0;
+  std::string id;
+};
+
+struct SweepPlan {
+  std::string name;
+  std::string source;           // the sweep file
+  std::string scenario_source;  // source name handed to run::execute
+  nlohmann::json sweep_doc;
+  std::vector<std::string> axis_paths;  // every axis, zip members in order
+  std::vector<PlannedPoint> points;
+  std::vector<PlannedRun> runs;
+};
+
+struct PlanOutcome {
+  std::vector<std::string> problems;
+  SweepPlan plan;
+  bool ok() const { return problems.empty(); }
+};
+
+PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve);
+
+std::string run_identity(const nlohmann::json& resolved_scenario, uint64_t replication);
+
+// "$.a = 1, $.b = \"x\"" (for messages).
+std::string describe_params(const SweepPlan& plan, size_t point);
+
+// OUT/sweep.json content, and back (for merge). `reference_arm` is recorded for merge.
+nlohmann::ordered_json plan_manifest(const SweepPlan& plan,
+                                     const std::optional<std::string>& reference_arm);
+struct ManifestPlan {
+  SweepPlan plan;
+  std::optional<std::string> reference_arm;
+};
+std::optional<ManifestPlan> plan_from_manifest(const nlohmann::json& manifest, std::string* error);
+
+}  // namespace fdsim::sweep

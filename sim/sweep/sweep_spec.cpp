@@ -1,0 +1,256 @@
+#include "sim/sweep/sweep_spec.h"
+
+#include <filesystem>
+
+#include "sim/scenario/reader.h"
+#include "sim/sweep/atomic_file.h"
+
+namespace fdsim::sweep {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::optional<json> read_json_file(const std::string& path, std::string* error) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    *error = "is a directory, not a JSON file";
+    return std::nullopt;
+  }
+  if (!fs::exists(path, ec)) {
+    *error = "no such file";
+    return std::nullopt;
+  }
+  const auto text = read_file(path);
+  if (!text) {
+    *error = "cannot read the file";
+    return std::nullopt;
+  }
+  if (text->find_first_not_of(" \t\r\n") == std::string::npos) {
+    *error = "the file is empty";
+    return std::nullopt;
+  }
+  try {
+    return json::parse(*text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    const std::string marker = "parse error at ";
+    const size_t at = what.find(marker);
+    *error = at == std::string::npos ? what : what.substr(at + marker.size());
+    return std::nullopt;
+  }
+}
+
+namespace {
+
+class SpecParser {
+ public:
+  SpecParser(const json& doc, const std::string& source) : doc_(doc), source_(source) {}
+
+  SpecOutcome parse() {
+    SpecOutcome out;
+    SweepSpec& spec = out.spec;
+    spec.source = source_;
+    spec.doc = doc_;
+    if (!doc_.is_object()) {
+      out.problems.push_back(source_ + ": $: expected a sweep object {\"base\": ..., \"axes\": "
+                                       "[...]}, got " + scenario::describe(doc_));
+      return out;
+    }
+    json resolved;
+    scenario::ObjectReader r(&doc_, "$", diag_, resolved);
+    spec.name = r.string("name", fs::path(source_).stem().string());
+    spec.description = r.string("description", "");
+    if (r.has("replications")) spec.replications = r.integer("replications", 1, 1, 1000000);
+    read_base(r, spec);
+    read_axes(r, spec);
+    read_constraint(r, spec);
+    r.finish();
+    if (diag_.ok()) check_axes_against_base(spec);
+    for (const auto& p : diag_.problems) out.problems.push_back(source_ + ": " + p.str());
+    return out;
+  }
+
+ private:
+  void read_base(scenario::ObjectReader& r, SweepSpec& spec) {
+    const json* base = r.raw("base");
+    r.consume("base");
+    if (base == nullptr) {
+      r.error("base", "required field is missing (expected a scenario file path or object)");
+      return;
+    }
+    if (base->is_object()) {
+      spec.base = *base;
+      spec.scenario_source = source_;
+      return;
+    }
+    if (!base->is_string()) {
+      r.error("base", "expected a scenario file path or object, got " + scenario::describe(*base));
+      return;
+    }
+    fs::path p = base->get<std::string>();
+    if (p.is_relative()) p = fs::path(source_).parent_path() / p;
+    p = p.lexically_normal();
+    std::string error;
+    auto loaded = read_json_file(p.string(), &error);
+    if (!loaded) {
+      r.error("base", "cannot load the base scenario " + p.string() + ": " + error);
+      return;
+    }
+    if (!loaded->is_object()) {
+      r.error("base", "the base scenario " + p.string() + " is not a JSON object");
+      return;
+    }
+    spec.base = std::move(*loaded);
+    spec.scenario_source = p.string();
+  }
+
+  std::optional<Axis> read_axis(scenario::ObjectReader& a) {
+    const std::string text = a.required_string("path");
+    std::optional<JsonPath> path;
+    if (!text.empty()) {
+      std::string error;
+      path = JsonPath::parse(text, &error);
+      if (!path) a.error("path", error);
+    }
+    const json* values = a.raw("values");
+    a.consume("values");
+    bool values_ok = false;
+    if (values == nullptr) {
+      a.error("values", "required field is missing (expected a non-empty array of values)");
+    } else if (!values->is_array() || values->empty()) {
+      a.error("values", "expected a non-empty array of values, got " + scenario::describe(*values));
+    } else {
+      values_ok = true;
+    }
+    if (!path || !values_ok) return std::nullopt;
+    Axis axis{*path, {}};
+    for (const json& v : *values) axis.values.push_back(v);
+    axis_where_.push_back(a.path());
+    return axis;
+  }
+
+  void read_axes(scenario::ObjectReader& r, SweepSpec& spec) {
+    if (!r.has("axes")) {
+      r.consume("axes");
+      r.error("axes", "required field is missing (expected a non-empty array of axes)");
+      return;
+    }
+    const json* axes = r.raw("axes");
+    if (axes->is_array() && axes->empty()) {
+      r.consume("axes");
+      r.error("axes", "expected a non-empty array of axes, got an empty array");
+      return;
+    }
+    r.objects("axes", [&](scenario::ObjectReader& a, size_t) {
+      if (!a.has("zip")) {
+        if (auto axis = read_axis(a)) spec.groups.push_back(AxisGroup{{std::move(*axis)}});
+        return;
+      }
+      a.at_most_one_of({"zip", "path"});
+      a.at_most_one_of({"zip", "values"});
+      const json* zip = a.raw("zip");
+      if (!zip->is_array() || zip->empty()) {
+        a.consume("zip");
+        a.error("zip", "expected a non-empty array of {\"path\", \"values\"} objects, got " +
+                           scenario::describe(*zip));
+        return;
+      }
+      AxisGroup group;
+      bool ok = true;
+      a.objects("zip", [&](scenario::ObjectReader& z, size_t) {
+        auto axis = read_axis(z);
+        if (!axis) {
+          ok = false;
+          return;
+        }
+        if (!group.axes.empty() && axis->values.size() != group.size()) {
+          z.error("values", "has " + std::to_string(axis->values.size()) +
+                                " values but the first axis of this zip has " +
+                                std::to_string(group.size()) +
+                                ": zipped axes need the same number of values");
+          ok = false;
+        }
+        group.axes.push_back(std::move(*axis));
+      });
+      if (ok && group.axes.size() == zip->size()) spec.groups.push_back(std::move(group));
+    });
+  }
+
+  void read_constraint(scenario::ObjectReader& r, SweepSpec& spec) {
+    r.objects("constraint", [&](scenario::ObjectReader& c, size_t) {
+      Condition cond;
+      cond.where = c.path();
+      const std::string text = c.required_string("path");
+      std::string error;
+      std::optional<JsonPath> path;
+      if (!text.empty()) {
+        path = JsonPath::parse(text, &error);
+        if (!path) c.error("path", error);
+      }
+      cond.op = c.required_enumeration("op", {"==", "!=", "<", "<=", ">", ">="});
+      const bool has_value = c.has("value"), has_other = c.has("other_path");
+      if (has_value == has_other) {
+        c.error("exactly one of \"value\" and \"other_path\" must be given");
+        c.consume("value");
+        c.consume("other_path");
+        return;
+      }
+      if (has_value) {
+        cond.value = *c.raw("value");
+        c.consume("value");
+      } else {
+        const std::string other = c.string("other_path", "");
+        cond.other_path = JsonPath::parse(other, &error);
+        if (!cond.other_path) {
+          c.error("other_path", error);
+          return;
+        }
+      }
+      if (!path) return;
+      cond.path = *path;
+      spec.constraint.push_back(std::move(cond));
+    });
+  }
+
+  void check_axes_against_base(const SweepSpec& spec) {
+    std::vector<const Axis*> all;
+    for (const auto& g : spec.groups)
+      for (const auto& a : g.axes) all.push_back(&a);
+    for (size_t i = 0; i < all.size(); ++i) {
+      const std::string why = all[i]->path.settable(spec.base, "the base scenario");
+      if (!why.empty()) diag_.add(axis_where_[i] + ".path", why);
+      for (size_t j = 0; j < i; ++j) {
+        if (all[j]->path.is_prefix_of(all[i]->path) || all[i]->path.is_prefix_of(all[j]->path)) {
+          diag_.add(axis_where_[i] + ".path",
+                    all[i]->path.text() + " overlaps " + all[j]->path.text() + " (set by " +
+                        axis_where_[j] + "): each place may be set by one axis only");
+        }
+      }
+    }
+  }
+
+  const json& doc_;
+  const std::string& source_;
+  scenario::Diagnostics diag_;
+  std::vector<std::string> axis_where_;  // "$.axes[1]" / "$.axes[2].zip[0]", in axis order
+};
+
+}  // namespace
+
+SpecOutcome parse_sweep(const json& doc, const std::string& source_name) {
+  return SpecParser(doc, source_name).parse();
+}
+
+SpecOutcome load_sweep_file(const std::string& path) {
+  std::string error;
+  auto doc = read_json_file(path, &error);
+  if (!doc) {
+    SpecOutcome out;
+    out.spec.source = path;
+    out.problems.push_back(path + ": " + error);
+    return out;
+  }
+  return parse_sweep(*doc, path);
+}
+
+}  // namespace fdsim::sweep
