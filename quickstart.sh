@@ -2,7 +2,7 @@
 # fdsim quick start on a fresh Debian 12 machine (run as root, or as a user with sudo).
 #   ./quickstart.sh run    install what is missing, build, run the flagship study
 #   ./quickstart.sh test   install what is missing, build, run the whole test suite
-#                          (then again under AddressSanitizer + UndefinedBehaviorSanitizer)
+#                          (with FDSIM_ASAN=1, again under ASan + UBSan)
 # Environment: JOBS (parallel build jobs, default nproc), FDSIM_ASAN=1 to add the
 # sanitizer pass (not yet verified on every suite), FDSIM_SKIP_INSTALL=1 to skip apt-get.
 set -euo pipefail
