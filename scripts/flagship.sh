@@ -40,6 +40,7 @@ echo "flagship: running scenarios/sweeps/flagship.json with $fdsim (-j $jobs) in
 
 cp "$work/aggregate.csv" "$work/sweep.json" "$res/"
 "$py" -m analysis.fdsim_analysis figure loadsharing --sweep "$res" --diff --size double \
+  --x-label "Load: per-node arrival rate" \
   --out "$res" --name dynamic_failure --format png,svg >/dev/null
 "$py" -m analysis.fdsim_analysis summary "$res" --metric dynamic_failure_probability \
   >"$res/summary.md"

@@ -5,6 +5,8 @@
 #
 #   scripts/regenerate_results.sh                 every study (flagship, paper, detectors, geode)
 #   scripts/regenerate_results.sh paper geode     only these studies
+#   scripts/regenerate_results.sh --post-only     remake figures and tables from the sweeps
+#                                                 already in the work directory (no simulation)
 #   scripts/regenerate_results.sh --check-small   rerun the flagship sweep into a temporary
 #                                                 directory and compare its aggregate.csv
 #                                                 byte-for-byte with results/flagship/ (for CI;
@@ -19,7 +21,8 @@
 #
 # Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
 # nproc), FDSIM_WORK (work root, default out). Needs /usr/bin/python3 with numpy + matplotlib.
-# Budget on 2 idle cores: flagship ~0.5 min, paper ~4 min, detectors ~1 min, geode ~2 min.
+# CPU time (measured): flagship 0.5 min, paper 7 min, detectors 2 min, geode 2 min, so about
+# 6 min of wall time on 2 idle cores with JOBS=2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,8 +44,14 @@ sweep() {
   local name=$1 file=$2 res=$3
   shift 3
   local out=$work/$name
+  mkdir -p "$res"
+  if [ "$post_only" = 1 ]; then
+    [ -f "$out/aggregate.csv" ] || die "--post-only: $out has no aggregate: run the study first"
+    cp "$out/aggregate.csv" "$out/sweep.json" "$res/"
+    return 0
+  fi
   rm -rf "$out"
-  mkdir -p "$out" "$res"
+  mkdir -p "$out"
   local t0=$SECONDS
   echo "regenerate_results: $file -> $out (-j $jobs)" >&2
   "$fdsim" sweep "$file" --out "$out" -j "$jobs" --quiet "$@"
@@ -151,8 +160,8 @@ def paper(res, readme, prefix):
     loads = [points[p][load_axis] for p in pts]
     sections, csv_rows = [], []
     for metric, title, sig in metrics:
-        if not any((p, a, metric) in rows for p in pts for a in arms):
-            continue
+        if not any(rows.get((p, a, metric), {}).get("mean") for p in pts for a in arms):
+            continue  # absent, or zero everywhere (tasks dropped with unplaced = background)
         md = [f"#### {title}\n",
               f"`{metric}`: mean ± 95% half-width over the replications; second line: paired "
               f"difference arm − {ref} ± 95% half-width (* = the interval excludes 0).\n"]
@@ -412,20 +421,39 @@ PY
 
 # ---------------------------------------------------------------------------------------------
 study_flagship() {
-  FDSIM_WORK=$work JOBS=$jobs FDSIM_BUILD=$build ./scripts/flagship.sh >/dev/null
+  if [ "$post_only" = 1 ]; then
+    FDSIM_KEEP_WORK=1 FDSIM_WORK=$work JOBS=$jobs FDSIM_BUILD=$build ./scripts/flagship.sh >/dev/null
+  else
+    FDSIM_WORK=$work JOBS=$jobs FDSIM_BUILD=$build ./scripts/flagship.sh >/dev/null
+  fi
 }
 
 study_paper() {
   local res=results/paper drop=results/paper/unplaced-drop
-  local xl="load (per-node arrival rate, mu = 1/s)"
   sweep paper scenarios/paper/hou-shin-1994-sweep.json $res --reference-arm hou_shin_extra
+  sweep paper-drop scenarios/paper/hou-shin-1994-drop-sweep.json $drop --reference-arm hou_shin_extra
+  paper_figures $res
+  paper_figures $drop
+  post paper $res $res/README.md ""
+  post paper $drop $res/README.md "drop-"
+}
+
+# paper_figures DIR: P(dynamic failure) against load with the paired-difference panel, every
+# arm; and, if there is a fixed_2s arm, the same without it (its large difference flattens
+# the others).
+paper_figures() {
+  local res=$1 xl="Load: per-node arrival rate"
   analysis figure loadsharing --sweep $res --diff --size double --out $res \
     --name dynamic_failure --format png,svg --x-label "$xl" >/dev/null
-  post paper $res $res/README.md ""
-  sweep paper-drop scenarios/paper/hou-shin-1994-drop-sweep.json $drop --reference-arm hou_shin_extra
-  analysis figure loadsharing --sweep $drop --diff --size double --out $drop \
-    --name dynamic_failure --format png,svg --x-label "$xl" >/dev/null
-  post paper $drop $res/README.md "drop-"
+  grep -q ',fixed_2s,' $res/aggregate.csv || return 0
+  local arms=()
+  for a in $("$py" -c 'import csv,sys
+seen=[]
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["arm"] not in seen: seen.append(r["arm"])
+print(" ".join(a for a in seen if a != "fixed_2s"))' $res/aggregate.csv); do arms+=(--arm "$a"); done
+  analysis figure loadsharing --sweep $res --diff --size double --out $res "${arms[@]}" \
+    --name dynamic_failure_zoom --format png,svg --x-label "$xl" >/dev/null
 }
 
 study_detectors() {
@@ -448,10 +476,11 @@ study_geode() {
   post geode-removal $rm "$work/geode-removal/runs"
 }
 
+check_tmp=""
 check_small() {
-  local tmp
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
+  check_tmp=$(mktemp -d)
+  trap 'rm -rf "$check_tmp"' EXIT
+  local tmp=$check_tmp
   echo "regenerate_results: --check-small: scenarios/sweeps/flagship.json -> $tmp (-j $jobs)" >&2
   "$fdsim" sweep scenarios/sweeps/flagship.json --out "$tmp/flagship" -j "$jobs" \
     --reference-arm hou_shin_extra --quiet
@@ -465,12 +494,14 @@ check_small() {
 }
 
 studies=()
+post_only=0
 for a in "$@"; do
   case "$a" in
     --check-small) check_small; exit 0 ;;
+    --post-only) post_only=1 ;;
     flagship|paper|detectors|geode) studies+=("$a") ;;
-    -h|--help) sed -n 2,24p "$0"; exit 0 ;;
-    *) die "unknown argument '$a' (studies: flagship paper detectors geode; or --check-small)" ;;
+    -h|--help) sed -n 2,26p "$0"; exit 0 ;;
+    *) die "unknown argument '$a' (studies: flagship paper detectors geode; options --post-only, --check-small)" ;;
   esac
 done
 [ ${#studies[@]} -gt 0 ] || studies=(flagship paper detectors geode)

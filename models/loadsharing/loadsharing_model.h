@@ -10,15 +10,18 @@
 // - Arms differ only in diagnosis: tasks (workload.h), network draws and faults come from keyed
 //   streams that do not depend on the arm, so arms of one replication see the same arrivals and
 //   crashes (common random numbers). Everything that differs (transfers, broadcasts, suspicions)
-//   is a consequence of the diagnosis.
+//   is a consequence of the diagnosis. (Latency and loss draws are per sending node in the
+//   order of its sends, so they stay aligned only until the arms' message sequences diverge.)
 // - Protocol (sections B-E, H): the guarantee test at arrival and at receipt of a transfer; a
 //   task not guaranteed goes to the first buddy of the preferred list that is not suspected,
 //   last reported U, and is neither the task's origin nor the node it came from; at most
-//   max_hops transfers. Region changes are broadcast over unreliable datagrams to the node's
-//   observers (buddies.h). Transfers use the reliable channel by default (TCP-like: loss only
-//   delays them; option: unreliable datagrams, a lost datagram loses the task). A task is lost
-//   when its destination is dead at the send or dies before the delivery, or when the network
-//   does not deliver it within transfer_give_up_s (partitions, play-dead, source crash).
+//   max_hops transfers; a task neither guaranteed nor transferred follows the `unplaced` policy
+//   (background by default: behind every guaranteed task). Region changes are broadcast over
+//   unreliable datagrams to the node's observers (buddies.h). Transfers use the reliable
+//   channel by default (TCP-like: loss only delays them; option: unreliable datagrams, a lost
+//   datagram loses the task). A task is lost when its destination is dead at the send or dies
+//   before the delivery, or when the network does not deliver it within transfer_give_up_s
+//   (partitions, play-dead, source crash).
 // - Diagnosis: suspicion of buddy i by observer n is cleared by any broadcast from i (except
 //   under oracle and geode_ring, which follow the truth and the membership view). fixed and
 //   hou_shin time the silence from the receipt of i's last broadcast; hou_shin's limit is
@@ -42,6 +45,9 @@
 //   continuously as work drains.
 // - geode_ring: transfer decisions ask the membership view at decision time (exact), but the
 //   suspicion metrics of that arm sample the view every geode_poll_ms.
+// - The Hou-Shin chain assumes Poisson input at the estimated region rate and exponential
+//   service; with other execution laws, changing load or broadcast_on = enter_u_or_o, T_out is
+//   an approximation of the alpha-quantile it stands for.
 
 #include <functional>
 #include <map>

@@ -86,8 +86,11 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
   json sim_stats = json::array();
   uint64_t events_total = 0;
   double wall_total_s = 0.0;
+  std::string running;  // the arms of the simulation in progress, for error messages
   try {
     for (size_t i = 0; i < plans.size(); ++i) {
+      running.clear();
+      for (const auto& arm : plans[i].arms) running += (running.empty() ? "" : ", ") + arm;
       std::function<void(double, uint64_t)> progress;
       if (options.progress || options.progress_info) {
         const double done_s = horizon_s * double(i);
@@ -119,11 +122,11 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
     if (options.progress) options.progress(total_s, total_s);
     if (options.progress_info) options.progress_info({total_s, total_s, events_total});
   } catch (const std::exception& e) {
-    out.internal_error = e.what();
+    out.internal_error = "arm " + running + ": " + e.what();
     out.trace_lines.clear();
     return out;
   } catch (...) {
-    out.internal_error = "unknown exception";
+    out.internal_error = "arm " + running + ": unknown exception";
     out.trace_lines.clear();
     return out;
   }

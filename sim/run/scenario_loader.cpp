@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <map>
 
-#include "sim/scenario/json_document.h"
 #include "sim/net/config.h"
+#include "sim/scenario/json_document.h"
 #include "sim/scenario/reader.h"
 
 namespace fdsim::run {
@@ -28,6 +28,47 @@ void check_unique_arms(const std::vector<std::string>& names, const std::string&
       diag.add(section_path, "arm names must be unique; \"" + n + "\" is used more than once");
     }
   }
+}
+
+// The arms (contracts.md, "Arms and runs"): the load-sharing arms if load sharing is present
+// (with the membership rules), else the Geode arms, else the heartbeat study's arms.
+void choose_arms(Scenario& s, const scenario::ModelSections& sections, Diagnostics& diag) {
+  if (s.load_sharing) {
+    s.family = ArmFamily::load_sharing;
+    s.arms = s.load_sharing->arm_names();
+    check_unique_arms(s.arms, "$.load_sharing", diag);
+    std::vector<std::string> needing;
+    for (size_t a = 0; a < s.arms.size(); ++a)
+      if (s.load_sharing->arm_needs_membership(a)) needing.push_back(s.arms[a]);
+    if (!needing.empty() && !sections.membership) {
+      diag.add("$.load_sharing",
+               "arm \"" + needing.front() +
+                   "\" uses the membership view (diagnosis \"geode_ring\"), which needs a "
+                   "'membership' section; none is present");
+    }
+    if (!needing.empty() && s.membership && s.membership->arms.size() > 1) {
+      diag.add("$.membership.neighbour_check",
+               "a load-sharing scenario runs one membership variant (the arms are the "
+               "load-sharing arms); give at most one neighbour_check arm, got " +
+                   std::to_string(s.membership->arms.size()));
+    }
+    if (needing.empty() && sections.membership) {
+      diag.add("$.membership",
+               "not used: no load-sharing arm uses the membership view (diagnosis "
+               "\"geode_ring\"); remove the section or add such an arm");
+    }
+  }
+  if (s.arms.empty() && s.membership) {
+    s.family = ArmFamily::membership;
+    s.arms = s.membership->arm_names();
+    check_unique_arms(s.arms, "$.membership", diag);
+  }
+  if (s.arms.empty() && s.detectors) {
+    s.family = ArmFamily::heartbeat_study;
+    s.arms = s.detectors->arm_names();
+    check_unique_arms(s.arms, "$.detectors", diag);
+  }
+  if (diag.ok() && s.arms.empty()) diag.add("$", "the scenario defines no arm to run");
 }
 
 }  // namespace
@@ -110,45 +151,7 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
   }
   root.finish();
 
-  // --- arms (contracts.md: load sharing, else membership, else the heartbeat study) ---
-  if (diag.ok()) {
-    if (s->load_sharing) {
-      s->family = ArmFamily::load_sharing;
-      s->arms = s->load_sharing->arm_names();
-      check_unique_arms(s->arms, "$.load_sharing", diag);
-      std::vector<std::string> needing;
-      for (size_t a = 0; a < s->arms.size(); ++a)
-        if (s->load_sharing->arm_needs_membership(a)) needing.push_back(s->arms[a]);
-      if (!needing.empty() && !sections.membership) {
-        diag.add("$.load_sharing",
-                 "arm \"" + needing.front() +
-                     "\" uses the membership view (diagnosis \"geode_ring\"), which needs a "
-                     "'membership' section; none is present");
-      }
-      if (!needing.empty() && s->membership && s->membership->arms.size() > 1) {
-        diag.add("$.membership.neighbour_check",
-                 "a load-sharing scenario runs one membership variant (the arms are the "
-                 "load-sharing arms); give at most one neighbour_check arm, got " +
-                     std::to_string(s->membership->arms.size()));
-      }
-      if (needing.empty() && sections.membership) {
-        diag.add("$.membership",
-                 "not used: no load-sharing arm uses the membership view (diagnosis "
-                 "\"geode_ring\"); remove the section or add such an arm");
-      }
-    }
-    if (s->arms.empty() && s->membership) {
-      s->family = ArmFamily::membership;
-      s->arms = s->membership->arm_names();
-      check_unique_arms(s->arms, "$.membership", diag);
-    }
-    if (s->arms.empty() && s->detectors) {
-      s->family = ArmFamily::heartbeat_study;
-      s->arms = s->detectors->arm_names();
-      check_unique_arms(s->arms, "$.detectors", diag);
-    }
-    if (diag.ok() && s->arms.empty()) diag.add("$", "the scenario defines no arm to run");
-  }
+  if (diag.ok()) choose_arms(*s, sections, diag);
 
   for (const auto& p : diag.problems) out.problems.push_back(prefixed(source_name, p.str()));
   if (!out.problems.empty()) return out;
