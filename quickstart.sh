@@ -13,10 +13,13 @@ jobs=${JOBS:-$(nproc)}
 packages=(cmake g++ ninja-build git libeigen3-dev libboost-random-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev python3 python3-matplotlib python3-numpy)
 
-install_missing() {
+# The test suite also starts a private single-node Slurm (tests/sweep/slurm_test.sh).
+test_packages=(slurm-wlm munge)
+
+install_missing() {  # install_missing PACKAGE...
   [ "${FDSIM_SKIP_INSTALL:-0}" = 1 ] && return 0
   local missing=()
-  for p in "${packages[@]}"; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -36,15 +39,17 @@ build() {  # build DIR [cmake args...]
 
 case "$mode" in
   run)
-    install_missing
+    install_missing "${packages[@]}"
     build build
     exec ./scripts/flagship.sh
     ;;
   test)
-    install_missing
+    install_missing "${packages[@]}" "${test_packages[@]}"
     build build
     (cd build && ctest --output-on-failure -j "$jobs" --timeout 900)
     /usr/bin/python3 -m unittest discover -s analysis/tests -t . -q
+    # The committed results/flagship aggregate must be what the shipped sweep produces.
+    FDSIM_BUILD=build JOBS="$jobs" ./scripts/regenerate_results.sh --check-small
     if [ "${FDSIM_ASAN:-0}" = 1 ]; then
       build build-asan -DFDSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
       (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" --timeout 1800)

@@ -479,7 +479,7 @@ study_geode() {
 check_tmp=""
 check_small() {
   check_tmp=$(mktemp -d)
-  trap 'rm -rf "$check_tmp"' EXIT
+  [ -n "${FDSIM_KEEP_CHECK:-}" ] || trap 'rm -rf "$check_tmp"' EXIT
   local tmp=$check_tmp
   echo "regenerate_results: --check-small: scenarios/sweeps/flagship.json -> $tmp (-j $jobs)" >&2
   "$fdsim" sweep scenarios/sweeps/flagship.json --out "$tmp/flagship" -j "$jobs" \
@@ -491,6 +491,22 @@ check_small() {
     diff "$tmp/flagship/aggregate.csv" results/flagship/aggregate.csv | head -20 >&2 || true
     exit 1
   fi
+  # The analysis step: the same aggregate must give the committed table and figure (SVG; it
+  # is made together with the PNG because the tight bounding box depends on the formats asked).
+  local post=$tmp/post/results/flagship
+  mkdir -p "$post"
+  cp "$tmp/flagship/aggregate.csv" "$tmp/flagship/sweep.json" "$post/"
+  (cd "$tmp/post" && PYTHONPATH="$OLDPWD" "$py" -m analysis.fdsim_analysis figure loadsharing \
+     --sweep results/flagship --diff --size double --x-label "Load: per-node arrival rate" \
+     --out results/flagship --name dynamic_failure --format png,svg >/dev/null &&
+   PYTHONPATH="$OLDPWD" "$py" -m analysis.fdsim_analysis summary results/flagship \
+     --metric dynamic_failure_probability >results/flagship/summary.md)
+  local f
+  for f in summary.md dynamic_failure.svg; do
+    cmp -s "$post/$f" "results/flagship/$f" ||
+      { diff "$post/$f" "results/flagship/$f" | head -10 >&2; die "--check-small: $f regenerated from the aggregate DIFFERS from results/flagship/$f"; }
+  done
+  echo "regenerate_results: --check-small: summary.md and dynamic_failure.svg identical"
 }
 
 studies=()

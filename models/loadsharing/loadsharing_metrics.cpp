@@ -72,7 +72,7 @@ nlohmann::json LoadSharingModel::metrics() const {
            {"lost_count", f.lost()},
            {"queued_at_horizon_count", f.arrived - f.resolved()},
            {"arrived_while_down_count", f.arrived_while_down},
-           {"queue_length_time_avg", window_s > 0 ? node.ql_area / window_s : 0.0},
+           {"queue_length_mean_tasks", window_s > 0 ? node.ql_area / window_s : 0.0},
            {"entered_count", node.entered},
            {"left_count", node.left},
            {"sojourn_mean_s", node.left == 0 ? 0.0 : node.sojourn_sum_s / double(node.left)}});

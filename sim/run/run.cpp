@@ -107,15 +107,15 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
         metrics[arm] = std::move(sim.metrics[arm]);
         arms_manifest[arm] = {{"simulation", i},
                               {"fingerprint", hex64(sim.fingerprint)},
-                              {"events_dispatched", sim.events_dispatched},
-                              {"peak_queue_size", sim.peak_queue_size},
-                              {"events_by_kind", sim.events_by_kind}};
+                              {"events_dispatched_count", sim.events_dispatched},
+                              {"peak_queue_events_count", sim.peak_queue_size},
+                              {"events_by_kind_count", sim.events_by_kind}};
       }
       events_total += sim.events_dispatched;
       wall_total_s += sim.wall_s;
       sim_stats.push_back({{"arms", plans[i].arms},
                            {"wall_time_s", sim.wall_s},
-                           {"events_dispatched", sim.events_dispatched},
+                           {"events_dispatched_count", sim.events_dispatched},
                            {"events_per_wall_s",
                             sim.wall_s > 0 ? double(sim.events_dispatched) / sim.wall_s : 0.0}});
     }
@@ -145,7 +145,7 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
                    {"resolved_config", s.resolved}};
   out.result = {{"manifest", std::move(manifest)}, {"metrics", std::move(metrics)}};
   out.run_stats = {{"wall_time_s", wall_total_s},
-                   {"events_dispatched", events_total},
+                   {"events_dispatched_count", events_total},
                    {"events_per_wall_s", wall_total_s > 0 ? double(events_total) / wall_total_s : 0.0},
                    {"peak_rss_kb", peak_rss_kb()},
                    {"simulations", std::move(sim_stats)}};

@@ -17,8 +17,8 @@
 //   numbers); the heartbeat study is one simulation serving every arm (contracts.md).
 // - `result` = {"manifest": {fdsim_version, git_revision, scenario_name, scenario_hash (hex
 //   FNV-1a 64 of the canonical dump of the resolved config), seed, replication, model,
-//   arm_order, arms: {arm: {simulation, fingerprint (hex), events_dispatched,
-//   peak_queue_size, events_by_kind}}, horizon_s, warmup_s, resolved_config},
+//   arm_order, arms: {arm: {simulation, fingerprint (hex), events_dispatched_count,
+//   peak_queue_events_count, events_by_kind_count}}, horizon_s, warmup_s, resolved_config},
 //   "metrics": {arm: {...}}}. The seed override, if any, is written into resolved_config.
 // - Thread-safe: several execute() calls may run concurrently on different threads.
 

@@ -31,7 +31,7 @@ TEST(LittlesLaw, HoldsOnEveryNodeOfAMultiNodeRunWithTransfers) {
   EXPECT_GT(m["transfers_delivered_count"].get<int>(), 1000);
   const double window = m["window_s"];
   for (const json& row : m["per_node"]) {
-    const double L = row["queue_length_time_avg"];
+    const double L = row["queue_length_mean_tasks"];
     const double lambda = row["entered_count"].get<double>() / window;
     const double W = row["sojourn_mean_s"];
     EXPECT_GT(L, 0.5) << row.dump();

@@ -101,15 +101,15 @@ TEST(Run, Manifest_CarriesTheRunIdentity) {
   for (const char* arm : {"fixed", "phi"}) {
     const json& a = m["arms"][arm];
     EXPECT_EQ(a["fingerprint"].get<std::string>().size(), 16u);
-    EXPECT_GT(a["events_dispatched"].get<uint64_t>(), 0u);
-    EXPECT_GT(a["peak_queue_size"].get<uint64_t>(), 0u);
+    EXPECT_GT(a["events_dispatched_count"].get<uint64_t>(), 0u);
+    EXPECT_GT(a["peak_queue_events_count"].get<uint64_t>(), 0u);
     uint64_t by_kind = 0;
-    for (const auto& [k, n] : a["events_by_kind"].items()) by_kind += n.get<uint64_t>();
-    EXPECT_EQ(by_kind, a["events_dispatched"].get<uint64_t>());
+    for (const auto& [k, n] : a["events_by_kind_count"].items()) by_kind += n.get<uint64_t>();
+    EXPECT_EQ(by_kind, a["events_dispatched_count"].get<uint64_t>());
   }
   // run_stats is apart from the result.
   EXPECT_FALSE(o.result.contains("run_stats"));
-  EXPECT_EQ(o.run_stats["events_dispatched"], m["arms"]["fixed"]["events_dispatched"]);
+  EXPECT_EQ(o.run_stats["events_dispatched_count"], m["arms"]["fixed"]["events_dispatched_count"]);
   EXPECT_GT(o.run_stats["peak_rss_kb"].get<int64_t>(), 0);
 }
 
@@ -214,7 +214,7 @@ TEST(Run, Progress_IsMonotoneAndEndsAtTheTotal) {
   }
   EXPECT_DOUBLE_EQ(calls.back().first, 80.0);  // 2 arms x 40 s
   EXPECT_DOUBLE_EQ(calls.back().second, 80.0);
-  EXPECT_EQ(events.back(), o.run_stats["events_dispatched"].get<uint64_t>());
+  EXPECT_EQ(events.back(), o.run_stats["events_dispatched_count"].get<uint64_t>());
 }
 
 TEST(Run, BadInput_ComesBackAsProblemsWithTheSourceName) {

@@ -88,7 +88,7 @@ TEST_P(ShippedScenario, LoadsAndRunsWithAShortHorizon) {
     EXPECT_TRUE(m.is_object() && !m.empty()) << arm;
     check_leaves(m, arm);
     check_task_conservation(m, arm);
-    EXPECT_GT(o.result["manifest"]["arms"][arm]["events_dispatched"].get<uint64_t>(), 0u) << arm;
+    EXPECT_GT(o.result["manifest"]["arms"][arm]["events_dispatched_count"].get<uint64_t>(), 0u) << arm;
   }
 }
 
