@@ -51,7 +51,8 @@ case "$mode" in
     # The committed results/flagship aggregate must be what the shipped sweep produces.
     FDSIM_BUILD=build JOBS="$jobs" ./scripts/regenerate_results.sh --check-small
     if [ "${FDSIM_ASAN:-0}" = 1 ]; then
-      build build-asan -DFDSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+      # -O1 without debug info: the sanitizers need no more, and it halves the compile time.
+      build build-asan -DFDSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1
       (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" --timeout 1800)
     fi
     echo "quickstart: all tests passed"

@@ -70,11 +70,15 @@ def legend(ax, **kw):
 
 def line_with_ci(ax, xs, ys, half_widths=None, x_half_widths=None, label=None, index=0,
                  band=False):
-    """One series: markers + line, with 95% error bars (or a band) from the half-widths."""
+    """One series: markers + line, with 95% error bars (or a band) from the half-widths.
+    Colour and marker follow `index` (the series' place in the full arm list), so one arm looks
+    the same in every panel even when a panel leaves some arms out (the reference arm of a
+    paired-difference panel)."""
     xs, ys = list(xs), list(ys)
     marker = MARKERS[index % len(MARKERS)]
+    color = f"C{index % 10}"
     if band and half_widths is not None:
-        (line,) = ax.plot(xs, ys, marker=marker, label=label,
+        (line,) = ax.plot(xs, ys, marker=marker, label=label, color=color,
                           markersize=STYLE["lines.markersize"],
                           linewidth=STYLE["lines.linewidth"])
         lo = [y - (h or 0.0) for y, h in zip(ys, half_widths)]
@@ -84,7 +88,7 @@ def line_with_ci(ax, xs, ys, half_widths=None, x_half_widths=None, label=None, i
     yerr = None if half_widths is None else [h if h is not None else 0.0 for h in half_widths]
     xerr = None if x_half_widths is None else [h if h is not None else 0.0
                                                 for h in x_half_widths]
-    container = ax.errorbar(xs, ys, yerr=yerr, xerr=xerr, marker=marker, label=label,
+    container = ax.errorbar(xs, ys, yerr=yerr, xerr=xerr, marker=marker, label=label, color=color,
                             capsize=STYLE["errorbar.capsize"],
                             markersize=STYLE["lines.markersize"],
                             linewidth=STYLE["lines.linewidth"], elinewidth=0.7)

@@ -88,6 +88,16 @@ class LoadSharingFigure(FigureTest):
         self.assertAlmostEqual(data_lines(dax)[0].get_ydata()[0],
                                table.row(0, "oracle", "dynamic_failure_ratio").diff_mean)
 
+    def test_an_arm_keeps_its_colour_and_marker_in_the_difference_panel(self):
+        table, _ = self.sweep(fixtures.write_ls_sweep)
+        fig = figure_loadsharing(table, diff=True, arms=["none", "oracle"])
+        ax, dax = fig.axes
+        left = {c.get_label(): c.lines[0] for c in ax.containers}
+        right = {c.get_label(): c.lines[0] for c in dax.containers}
+        self.assertEqual(right["oracle"].get_color(), left["oracle"].get_color())
+        self.assertEqual(right["oracle"].get_marker(), left["oracle"].get_marker())
+        self.assertNotEqual(left["none"].get_color(), left["oracle"].get_color())
+
     def test_two_varying_axes_need_where(self):
         table, _ = self.sweep(fixtures.write_geode_sweep)
         with self.assertRaisesRegex(AnalysisInputError, "fix them with --where"):
