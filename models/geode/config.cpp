@@ -74,7 +74,7 @@ GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesC
   c.check_threshold = ms_param(r, "check_threshold_ms", c.check_threshold, false);
   c.heartbeat_request_wait =
       ms_param(r, "heartbeat_request_wait_ms", c.heartbeat_request_wait, true);
-  c.heartbeat_predecessors = count_param(r, "heartbeat_predecessors", c.heartbeat_predecessors, 0);
+  c.heartbeat_predecessors = count_param(r, "heartbeat_predecessors", c.heartbeat_predecessors, 1);
   c.small_view_size = count_param(r, "small_view_size", c.small_view_size, 0);
   c.max_suspect_recipients = count_param(r, "max_suspect_recipients", c.max_suspect_recipients, 1);
   c.preferred_in_fanout = count_param(r, "preferred_in_fanout", c.preferred_in_fanout, 0);
@@ -98,7 +98,7 @@ GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesC
   r.objects("neighbour_check", [&](scenario::ObjectReader& a, size_t) {
     NeighbourCheckArm arm;
     arm.name = a.required_string("name");
-    if (arm.name.empty()) a.error("name", "expected a non-empty arm name");
+    if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty arm name");
     if (!names.insert(arm.name).second)
       a.error("name", "duplicate arm name \"" + arm.name + "\"");
     if (a.has("detector")) {

@@ -1,6 +1,8 @@
 // LoadSharingModel::metrics(): spec/hou-shin.md section I and spec/metrics.md section 3, from
 // the end of the warm-up on. Every key carries its unit (_count, _s, _ratio, _bytes).
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "models/loadsharing/loadsharing_model.h"
 #include "models/loadsharing/stats.h"
@@ -8,7 +10,17 @@
 namespace fdsim::loadsharing {
 
 namespace {
-double ratio(uint64_t a, uint64_t b) { return b == 0 ? 0.0 : double(a) / double(b); }
+// An undefined value (nothing to divide by) is NaN, written as JSON null, so that sweeps leave
+// it out of means instead of averaging in a zero.
+constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
+// NaN (undefined) as JSON null in memory too, so a result reads the same before and after
+// being written.
+nlohmann::json defined_or_null(double v) {
+  return std::isnan(v) ? nlohmann::json() : nlohmann::json(v);
+}
+nlohmann::json ratio(uint64_t a, uint64_t b) {
+  return b == 0 ? nlohmann::json() : nlohmann::json(double(a) / double(b));
+}
 }  // namespace
 
 nlohmann::json LoadSharingModel::metrics() const {
@@ -36,10 +48,10 @@ nlohmann::json LoadSharingModel::metrics() const {
   std::vector<double> r = ledger_.response_times_s();
   std::sort(r.begin(), r.end());
   m["response_time_count"] = r.size();
-  m["response_time_mean_s"] = mean_of(r);
-  m["response_time_p50_s"] = quantile_sorted(r, 0.5);
-  m["response_time_p90_s"] = quantile_sorted(r, 0.9);
-  m["response_time_p99_s"] = quantile_sorted(r, 0.99);
+  m["response_time_mean_s"] = defined_or_null(mean_of(r));
+  m["response_time_p50_s"] = defined_or_null(quantile_sorted(r, 0.5));
+  m["response_time_p90_s"] = defined_or_null(quantile_sorted(r, 0.9));
+  m["response_time_p99_s"] = defined_or_null(quantile_sorted(r, 0.99));
 
   m["guarantee_failures_count"] = counters_.guarantee_failures;
   m["unplaced_no_receiver_count"] = counters_.unplaced_no_receiver;
@@ -72,10 +84,12 @@ nlohmann::json LoadSharingModel::metrics() const {
            {"lost_count", f.lost()},
            {"queued_at_horizon_count", f.arrived - f.resolved()},
            {"arrived_while_down_count", f.arrived_while_down},
-           {"queue_length_mean_tasks", window_s > 0 ? node.ql_area / window_s : 0.0},
+           {"queue_length_mean_tasks",
+            defined_or_null(window_s > 0 ? node.ql_area / window_s : kUndefined)},
            {"entered_count", node.entered},
            {"left_count", node.left},
-           {"sojourn_mean_s", node.left == 0 ? 0.0 : node.sojourn_sum_s / double(node.left)}});
+           {"sojourn_mean_s", defined_or_null(node.left == 0 ? kUndefined
+                                                             : node.sojourn_sum_s / double(node.left))}});
     }
     m["per_node"] = rows;
   }

@@ -101,7 +101,9 @@ nlohmann::json SuspicionRecorder::metrics() const {
   m["false_suspicions_count"] = false_suspicions_;
   m["live_suspected_time_s"] = live_suspected_s_;
   m["pair_up_time_s"] = pair_up_s_;
-  m["live_suspected_ratio"] = pair_up_s_ > 0 ? live_suspected_s_ / pair_up_s_ : 0.0;
+  // Undefined (no pair was up in the window): null, left out of sweep means.
+  m["live_suspected_ratio"] =
+      pair_up_s_ > 0 ? nlohmann::json(live_suspected_s_ / pair_up_s_) : nlohmann::json();
   m["crashes_count"] = crashes_;
   m["detections_count"] = d.size();
   m["detections_never_count"] = never_detected_;

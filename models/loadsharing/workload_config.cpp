@@ -55,8 +55,7 @@ ExecTimeDistribution parse_exec_law(ObjectReader& r, const std::string& base_dir
     d.rate_per_s = r.positive("rate_per_s", 1.0, 1.0 / kMaxTaskSeconds);
   } else if (law == "deterministic") {
     d.law = ExecLaw::deterministic;
-    d.value_s = r.required_number("value_s", 0.0, kMaxTaskSeconds);
-    if (d.value_s <= 0) r.error("value_s", "expected a number > 0");
+    d.value_s = r.required_positive("value_s", 0.0, kMaxTaskSeconds);
   } else if (law == "uniform") {
     d.law = ExecLaw::uniform;
     d.min_s = r.number("min_s", 0.0, 0.0, kMaxTaskSeconds);

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 namespace fdsim::net {
@@ -19,6 +20,11 @@ std::string trim(const std::string& s) {
 std::vector<double> load_delay_samples_ms(const std::string& path, std::string& error) {
   error.clear();
   std::vector<double> out;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = path + ": is a directory, not a file";
+    return {};
+  }
   std::ifstream in(path);
   if (!in) {
     error = path + ": cannot open the delay samples file";

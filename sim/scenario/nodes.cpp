@@ -72,9 +72,16 @@ void collect(const json& v, const std::string& path, const NodesConfig& nodes, D
 
 NodesConfig parse_nodes(ObjectReader& r) {
   NodesConfig cfg;
+  const size_t problems_before = r.diagnostics().problems.size();
   cfg.count = size_t(r.required_integer("count", 1, kMaxNodes));
   const json* groups = r.raw("groups");
   r.consume("groups");
+  if (r.diagnostics().problems.size() != problems_before) {
+    // Without a valid count no node index can be checked: say nothing more than the count's
+    // problem rather than reporting every index as out of range.
+    r.consume("locators");
+    return cfg;
+  }
   json resolved_groups = json::object();
   if (groups != nullptr) {
     if (!groups->is_object()) {

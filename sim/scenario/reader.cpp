@@ -296,6 +296,16 @@ double ObjectReader::required_number(std::string_view key, double min, double ma
   return number(key, min > -1e299 ? min : 0.0, min, max);
 }
 
+double ObjectReader::required_positive(std::string_view key, double exclusive_min, double max) {
+  if (!has(key)) {
+    consume(key);
+    error(key, "required field is missing (expected " +
+                   with_range("a number", range_text(exclusive_min, max, true)) + ")");
+    return max;
+  }
+  return positive(key, max, exclusive_min, max);
+}
+
 std::string ObjectReader::required_string(std::string_view key) {
   if (!has(key)) {
     consume(key);

@@ -82,6 +82,7 @@ class ObjectReader {
   // Required variants: a missing key is an error ("required").
   int64_t required_integer(std::string_view key, int64_t min = INT64_MIN, int64_t max = INT64_MAX);
   double required_number(std::string_view key, double min = -1e300, double max = 1e300);
+  double required_positive(std::string_view key, double exclusive_min = 0.0, double max = 1e300);
   std::string required_string(std::string_view key);
   std::string required_enumeration(std::string_view key,
                                    std::initializer_list<std::string_view> allowed);
