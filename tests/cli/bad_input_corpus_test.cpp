@@ -24,11 +24,13 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/cli/fdsim_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kFdsim = FDSIM_BINARY_DIR "/fdsim";
+using fdsim::test::Result;
 const std::string kSourceDir = FDSIM_SOURCE_DIR;
 const std::string kCorpusDir = "tests/cli/bad_input";  // relative to the repository root
 const std::string kExpectedFile = "expected.tsv";
@@ -66,24 +68,6 @@ std::vector<CorpusCase> load_expected() {
   return cases;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Result {
-  int code = -1;
-  std::string out, err;
-  std::vector<std::string> err_lines() const {
-    std::vector<std::string> lines;
-    std::istringstream in(err);
-    for (std::string l; std::getline(in, l);) lines.push_back(l);
-    return lines;
-  }
-};
-
 // A fresh temporary directory, removed (with everything in it) at the end of the test.
 class TempDir {
  public:
@@ -107,20 +91,8 @@ class TempDir {
   std::string path_;
 };
 
-// Runs `fdsim <args>` (a shell-quoted string) in `cwd`, capturing stdout and stderr into files
-// of `capture_dir` (never into the output directory under test).
 Result fdsim(const std::string& cwd, const std::string& args, const std::string& capture_dir) {
-  const std::string out = capture_dir + "/.stdout", err = capture_dir + "/.stderr";
-  const std::string cmd =
-      "cd '" + cwd + "' && '" + kFdsim + "' " + args + " >'" + out + "' 2>'" + err + "'";
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
+  return ::fdsim::test::run_fdsim(cwd, args, capture_dir);
 }
 
 // Entries of `dir` (files and directories), by name.

@@ -13,30 +13,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/cli/fdsim_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kFdsim = FDSIM_BINARY_DIR "/fdsim";
-
-struct Result {
-  int code = -1;
-  std::string out, err;
-  std::vector<std::string> err_lines() const {
-    std::vector<std::string> lines;
-    std::istringstream in(err);
-    for (std::string l; std::getline(in, l);) lines.push_back(l);
-    return lines;
-  }
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using fdsim::test::Result;
+using fdsim::test::slurp;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -49,19 +34,7 @@ class CliTest : public ::testing::Test {
     fs::remove_all(dir_, ec);
   }
   // Runs fdsim with `args` (a shell-quoted string) from the temp directory.
-  Result fdsim(const std::string& args) const {
-    const std::string out = dir_ + "/.stdout", err = dir_ + "/.stderr";
-    const std::string cmd =
-        "cd '" + dir_ + "' && '" + kFdsim + "' " + args + " >'" + out + "' 2>'" + err + "'";
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
-  }
+  Result fdsim(const std::string& args) const { return ::fdsim::test::run_fdsim(dir_, args, dir_); }
   std::string write(const std::string& name, const std::string& text) const {
     std::ofstream(dir_ + "/" + name, std::ios::binary) << text;
     return name;

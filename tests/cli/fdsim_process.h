@@ -1,0 +1,53 @@
+#pragma once
+// Runs the built fdsim binary as a user would (a shell command in a chosen directory) and
+// captures its exit code, stdout and stderr. Shared by the CLI test files.
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fdsim::test {
+
+inline const std::string kFdsim = FDSIM_BINARY_DIR "/fdsim";
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Result {
+  int code = -1;  // the exit code, or -1 if fdsim did not exit normally (a crash)
+  std::string out, err;
+  std::vector<std::string> err_lines() const {
+    std::vector<std::string> lines;
+    std::istringstream in(err);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+  }
+};
+
+// Runs `fdsim <args>` (a shell-quoted string) in `cwd`; stdout and stderr go through files in
+// `capture_dir`, which are removed afterwards (keep it apart from any directory under test).
+inline Result run_fdsim(const std::string& cwd, const std::string& args,
+                        const std::string& capture_dir) {
+  const std::string out = capture_dir + "/.stdout", err = capture_dir + "/.stderr";
+  const std::string cmd =
+      "cd '" + cwd + "' && '" + kFdsim + "' " + args + " >'" + out + "' 2>'" + err + "'";
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+}  // namespace fdsim::test
