@@ -11,6 +11,7 @@
 
 #include "sim/cli/cmd_sweep.h"
 #include "sim/cli/commands.h"
+#include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 int main(int argc, char** argv) {
   CLI::App app{"fdsim " FDSIM_VERSION

@@ -9,6 +9,7 @@
 #include "sim/run/run_stats.h"
 #include "sim/run/scenario_loader.h"
 #include "sim/run/simulation.h"
+#include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 namespace fdsim::run {
 

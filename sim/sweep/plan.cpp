@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/engine/hash.h"
+#include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 namespace fdsim::sweep {
 

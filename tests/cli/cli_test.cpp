@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/fdsim_process.h"
+#include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 namespace {
 

@@ -9,6 +9,7 @@
 
 #include "sim/engine/hash.h"
 #include "sim/run/run.h"
+#include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 namespace fdsim::run {
 namespace {
