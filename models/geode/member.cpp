@@ -24,6 +24,12 @@ Rng& Member::stream(std::unique_ptr<Rng>& slot, const char* purpose) {
 
 Member::~Member() = default;
 
+json nodes_of(const std::vector<MemberId>& members) {
+  json a = json::array();
+  for (const MemberId& m : members) a.push_back(m.node);
+  return a;
+}
+
 void Member::trace(std::string_view kind, json fields) const {
   if (shared_.world.sim.trace() != nullptr) shared_.trace(node_, kind, fields);
 }

@@ -44,6 +44,9 @@ class ViewCreator;
 inline constexpr int64_t kTcpOk = 1;
 inline constexpr int64_t kTcpError = 2;
 
+// The node numbers of `members`, in order: how trace records list members.
+nlohmann::json nodes_of(const std::vector<MemberId>& members);
+
 class Member {
  public:
   Member(Shared& shared, NodeId node);

@@ -9,14 +9,6 @@ namespace fdsim::geode {
 
 using nlohmann::json;
 
-namespace {
-json nodes_of(const std::vector<MemberId>& v) {
-  json a = json::array();
-  for (const MemberId& m : v) a.push_back(m.node);
-  return a;
-}
-}  // namespace
-
 void Member::initiate_suspicion(const MemberId& target) {
   if (!participating() || !in_view(target) || target == me_) return;
   if (removal_requested_.count(target)) return;

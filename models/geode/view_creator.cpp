@@ -10,11 +10,6 @@ namespace fdsim::geode {
 using nlohmann::json;
 
 namespace {
-json nodes_of(const std::vector<MemberId>& v) {
-  json a = json::array();
-  for (const MemberId& m : v) a.push_back(m.node);
-  return a;
-}
 bool listed(const std::vector<MemberId>& v, const MemberId& m) {
   return std::find(v.begin(), v.end(), m) != v.end();
 }
