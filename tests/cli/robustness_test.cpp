@@ -4,6 +4,7 @@
 // with one line for internal and write errors, never a signal, nothing written on bad input.
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -183,6 +184,57 @@ TEST_F(Robustness, ADelayFileIsNeverEchoed) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(r.err.find("hunter2"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("secret.txt:2:"), std::string::npos) << r.err;
+}
+
+TEST_F(Robustness, HugeNodeRangesAreRefusedBeforeTheyAreExpanded) {
+  // Fifty groups {"from": 0, "to": 9999999} (2 KB) took more than 3 GB in validate.
+  json doc = small();
+  doc["nodes"] = {{"count", 10000000}, {"groups", json::object()}};
+  for (int i = 0; i < 50; ++i)
+    doc["nodes"]["groups"]["g" + std::to_string(i)] = {{"from", 0}, {"to", 9999999}};
+  write("n.json", doc.dump());
+  const Result r = fdsim("validate n.json");
+  EXPECT_EQ(r.code, 2) << r.err;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("n.json: $.nodes.groups.g"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("more than the limit of 16777216 node indices"), std::string::npos) << r.err;
+}
+
+TEST_F(Robustness, ATimeThatRoundsToZeroNanosecondsIsRefused) {
+  // member_timeout_ms 1e-7 passed validation and the run then never advanced.
+  json doc = json::parse(fdsim::test::slurp(std::string(FDSIM_SOURCE_DIR) +
+                                            "/scenarios/examples/geode-ring.json"));
+  doc["membership"]["member_timeout_ms"] = 1e-7;
+  write("g.json", doc.dump());
+  const Result r = fdsim("validate g.json");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err_lines(),
+            std::vector<std::string>{"g.json: $.membership.member_timeout_ms: expected a time of "
+                                     "at least 1 ns (1e-06 ms), got 1e-07, which rounds to 0 ns"});
+}
+
+TEST_F(Robustness, ASweepSurvivesWorkerThreadsThatCannotBeCreated) {
+  // -j 600 under a memory cap: thread creation fails (each thread reserves an 8 MiB stack);
+  // it used to end in "terminate called without an active exception" (SIGABRT). One malloc
+  // arena, so that the cap hits thread stacks and not the per-thread arenas of glibc.
+  json base = small();
+  base["horizon_s"] = 2;
+  base["warmup_s"] = 0.5;
+  write("base.json", base.dump());
+  json values = json::array();
+  for (int i = 1; i <= 80; ++i) values.push_back(i);
+  write("s.json", json{{"base", "base.json"},
+                       {"axes", {{{"path", "$.seed"}, {"values", values}}}}}
+                      .dump());
+  const std::string cmd = "cd '" + dir_ + "' && ulimit -v 400000 && MALLOC_ARENA_MAX=1 '" + fdsim::test::kFdsim +
+                          "' sweep s.json -j 600 --quiet --out o >/dev/null 2>err.txt";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << fdsim::test::slurp(dir_ + "/err.txt");
+  size_t results = 0;
+  for (const auto& e : fs::directory_iterator(dir_ + "/o/runs"))
+    if (e.path().extension() == ".json") ++results;
+  EXPECT_EQ(results, 80u);
 }
 
 }  // namespace
