@@ -40,7 +40,9 @@ Shared::Shared(World& w, const GeodeConfig& c, size_t arm_index, Signals& s)
       config(c),
       arm(pick_arm(c, arm_index, w.sim)),
       types(w.net),
-      app_type(w.net.type("geode.app_message")),
+      // Registered only when used, so that runs without application traffic list no such
+      // message type.
+      app_type(c.app_messages_per_s > 0.0 ? w.net.type("geode.app_message") : net::MsgType{0}),
       kinds(w.sim),
       signals(s) {
   roles.locator.assign(c.node_count, false);

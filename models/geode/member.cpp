@@ -323,9 +323,9 @@ bool Member::check_due(const MemberId& n, SimTime last) const {
 
 void Member::start_neighbour_check(const MemberId& target) {
   if (!participating() || !in_view(target) || target == me_) return;
-  if (source_rules() && sick()) {
-    // GMSHealthMonitor.doCheckMember returns true at once for a sick member: no request,
-    // no suspicion, the watch stays.
+  if (source_rules() && (sick() || shared_.world.hosts.is_play_dead(node_))) {
+    // GMSHealthMonitor.doCheckMember returns true at once for a sick (or play-dead) member:
+    // no request, no suspicion, the watch stays.
     trace("check_skipped_sick", {{"target", target.node}});
     return;
   }

@@ -116,8 +116,8 @@ uint64_t Member::run_availability_check(const MemberId& suspect, bool final_chec
   availability_.emplace(id, std::move(a));
   if (source_rules()) member_suspected(suspect);
   // A HeartbeatRequest without waiting: a reply (or any contact) after the start passes.
-  // (A sick member sends none: doCheckMember returns at once.)
-  if (!(source_rules() && sick())) {
+  // (A sick or play-dead member sends none: doCheckMember returns at once.)
+  if (!(source_rules() && (sick() || shared_.world.hosts.is_play_dead(node_)))) {
     const int64_t rid = next_request_id_++;
     send(Msg::heartbeat_request, suspect, 1,
          [from = me_, rid](Member& d) { d.on_heartbeat_request(from, rid); });

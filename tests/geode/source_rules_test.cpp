@@ -198,9 +198,10 @@ TEST(GeodeSourceRules, OnlyHeartbeatsRepliesAndApplicationMessagesCountAsContact
     ASSERT_TRUE(h.first("suspicion_received", 3, [](const json& r) { return r["from"] == 6; }));
     EXPECT_FALSE(h.m(3).last_contact(mid(6)).has_value());
   }
-  // Application messages (20 a second per member) do count, with the last tick's time.
+  // Application messages (100 a second per member, so about 17 a second from m6 to m3) do
+  // count, with the last tick's time.
   GeodeConfig c = config(Profile::current, 7);
-  c.app_messages_per_s = 20;
+  c.app_messages_per_s = 100;
   Harness h(c);
   h.run_until(at_ms(5100));
   const auto t = h.m(3).last_contact(mid(6));
@@ -210,7 +211,7 @@ TEST(GeodeSourceRules, OnlyHeartbeatsRepliesAndApplicationMessagesCountAsContact
   EXPECT_TRUE(h.first("recv", 3, [](const json& r) { return r["msg"] == "geode.app_message"; }));
   // wiki: heartbeats only.
   GeodeConfig w = config(Profile::wiki, 7);
-  w.app_messages_per_s = 20;
+  w.app_messages_per_s = 100;
   Harness hw(w);
   hw.run_until(at_ms(5100));
   EXPECT_FALSE(hw.m(3).last_contact(mid(6)).has_value());
