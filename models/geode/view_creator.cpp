@@ -244,7 +244,7 @@ void ViewCreator::wait_over() {
            {{"view_id", preparing_.id},
             {"not_acked", nodes_of(std::vector<MemberId>(processor_.not_replied().begin(),
                                                           processor_.not_replied().end()))},
-            {"pending_removal", nodes_of(std::vector<MemberId>(failed.begin(), failed.end()))}});
+            {"failed_to_respond", nodes_of(std::vector<MemberId>(failed.begin(), failed.end()))}});
   if (unresponsive.empty()) {
     install();
     return;
