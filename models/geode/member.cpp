@@ -70,25 +70,27 @@ void Member::send(Msg m, const MemberId& to, size_t ids,
   } else {
     send_retransmitted(to.node, to.incarnation, shared_.types[m], bytes,
                        std::make_shared<std::function<void()>>(std::move(deliver)),
-                       std::make_shared<bool>(false), now() + net.config().reliable_give_up);
+                       std::make_shared<Retransmission>(), now() + net.config().reliable_give_up);
   }
 }
 
 void Member::send_retransmitted(NodeId dst, uint32_t dst_incarnation, net::MsgType type,
                                 uint32_t bytes, std::shared_ptr<std::function<void()>> deliver,
-                                std::shared_ptr<bool> delivered, SimTime give_up) {
-  shared_.world.net.send_unreliable(node_, dst, type, bytes, [deliver, delivered] {
-    if (*delivered) return;
-    *delivered = true;
+                                std::shared_ptr<Retransmission> state, SimTime give_up) {
+  Simulator& sim = shared_.world.sim;
+  shared_.world.net.send_unreliable(node_, dst, type, bytes, [deliver, state, &sim] {
+    if (state->delivered) return;
+    state->delivered = true;
+    sim.cancel(state->next);  // the implicit ack: no further copy
     (*deliver)();
   });
   const Duration r = shared_.config.reliable_retransmit;
   if (now() + r >= give_up) return;
-  after(r, shared_.kinds.retransmit, [=, this] {
-    if (*delivered) return;
+  state->next = after(r, shared_.kinds.retransmit, [=, this] {
+    if (state->delivered) return;
     const net::Hosts& h = shared_.world.hosts;
     if (h.is_crashed(dst) || h.incarnation(dst) != dst_incarnation) return;
-    send_retransmitted(dst, dst_incarnation, type, bytes, deliver, delivered, give_up);
+    send_retransmitted(dst, dst_incarnation, type, bytes, deliver, state, give_up);
   });
 }
 

@@ -159,9 +159,13 @@ class Member {
   // one datagram now, then one every interval until a copy is delivered, the destination
   // identity is gone, or the network's reliable give-up time has passed; delivered at most
   // once. Retransmissions are timers of this member (they die with it, wait out its pauses).
+  struct Retransmission {
+    bool delivered = false;
+    EventId next;  // the pending retransmission, cancelled on delivery
+  };
   void send_retransmitted(NodeId dst, uint32_t dst_incarnation, net::MsgType type,
                           uint32_t bytes, std::shared_ptr<std::function<void()>> deliver,
-                          std::shared_ptr<bool> delivered, SimTime give_up);
+                          std::shared_ptr<Retransmission> state, SimTime give_up);
   bool source_rules() const { return shared_.config.source_rules(); }
   bool sick() const;
   // Services.memberSuspected on this member (a check of m starts): m is suspected here, the
@@ -191,7 +195,7 @@ class Member {
   void tcp_attempt(uint64_t check);
   void tcp_result(uint64_t check, net::ProbeResult r);
   void complete_availability(uint64_t check, bool tcp_ok);
-  void availability_outcome(const MemberId& suspect, bool final_check, bool passed,
+  void availability_outcome(const MemberId& suspect, bool passed,
                             const std::function<void(bool)>& done);
   void self_check(std::function<void(bool)> done);
   void tell_final_check_passed(const MemberId& suspect);

@@ -193,7 +193,7 @@ void Member::complete_availability(uint64_t check, bool tcp_ok) {
     return;
   }
   if (passed || a.final_check) {
-    availability_outcome(a.suspect, a.final_check, passed, a.done);
+    availability_outcome(a.suspect, passed, a.done);
     return;
   }
   // A failed availability check (not final): self-check first (inlineCheckIfAvailable).
@@ -201,7 +201,7 @@ void Member::complete_availability(uint64_t check, bool tcp_ok) {
     if (e != epoch_) return;
     if (!self_ok) {
       trace("self_check_failed", {{"suspect", suspect.node}});
-      availability_outcome(suspect, false, true, done);
+      availability_outcome(suspect, true, done);
       return;
     }
     // Tell peers about the member and let the final check follow.
@@ -209,11 +209,11 @@ void Member::complete_availability(uint64_t check, bool tcp_ok) {
       suspected_.insert(suspect);
       initiate_suspicion(suspect);
     }
-    availability_outcome(suspect, false, false, done);
+    availability_outcome(suspect, false, done);
   });
 }
 
-void Member::availability_outcome(const MemberId& suspect, bool final_check, bool passed,
+void Member::availability_outcome(const MemberId& suspect, bool passed,
                                   const std::function<void(bool)>& done) {
   // Source rules: the end of inlineCheckIfAvailable. Passed: FinalCheckPassed to the others,
   // the suspect is no longer suspected and the watch returns. Failed: the member stays
@@ -223,7 +223,6 @@ void Member::availability_outcome(const MemberId& suspect, bool final_check, boo
     unsuspect(suspect);
     recompute_neighbour();
   }
-  (void)final_check;
   done(passed);
 }
 
