@@ -243,7 +243,8 @@ void Member::self_check(std::function<void(bool)> done) {
 
 void Member::tell_final_check_passed(const MemberId& suspect) {
   for (const MemberId& m : view_->members) {
-    if (m == me_ || m == suspect || suspected_.count(m) || final_checking(m)) continue;
+    if (m == me_ || m == suspect || suspected_.count(m)) continue;
+    if (source_rules() && final_checking(m)) continue;  // nor members in a check here
     send(Msg::final_check_passed, m, 2,
          [from = me_, suspect](Member& d) { d.on_final_check_passed(from, suspect); });
   }

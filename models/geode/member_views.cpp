@@ -32,15 +32,17 @@ void Member::request_removal(const MemberId& target) {
     return;
   }
   if (source_rules()) {
-    // GMSJoinLeave.remove: the request goes to the preferred coordinators (up to
-    // SMALL_CLUSTER_SIZE + 1 = 10, me included, the subject not filtered out: a live subject
-    // that is a preferred coordinator learns at once that it is removed).
+    // GMSJoinLeave.remove: processed here first (processRemoveMemberMessage: I may take
+    // over), then, if I am still not the coordinator, sent to the preferred coordinators (up
+    // to SMALL_CLUSTER_SIZE + 1 = 10, me included; the subject is not filtered out, so a live
+    // subject learns at once that it is removed).
+    consider_take_over(target);
+    if (!participating() || is_coordinator()) return;
     for (const MemberId& r : preferred_coordinators(*view_, {}, me_, 10, shared_.roles)) {
       if (r == me_) continue;
       send(Msg::remove_member, r, 1,
            [from = me_, target](Member& d) { d.on_remove_member(from, target); });
     }
-    consider_take_over(target);
     return;
   }
   // To the coordinator, unless it is the member being removed (a live subject learns from
