@@ -85,13 +85,13 @@ Models build_models(const Scenario& s, World& world, const SimulationPlan& plan)
 }  // namespace
 
 SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
-                                const SimulationPlan& plan, std::vector<std::string>* trace_lines,
+                                const SimulationPlan& plan, TraceOutput* trace_out,
                                 const std::function<void(double, uint64_t)>& progress) {
   const auto wall_start = std::chrono::steady_clock::now();
   Simulator sim;
   std::unique_ptr<TraceCollector> trace;
-  if (trace_lines != nullptr) {
-    trace = std::make_unique<TraceCollector>(*trace_lines, plan.trace_label);
+  if (trace_out != nullptr) {
+    trace = std::make_unique<TraceCollector>(*trace_out, plan.trace_label);
     sim.set_trace(trace.get());
   }
   if (progress) {
