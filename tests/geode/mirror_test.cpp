@@ -17,8 +17,6 @@ GeodeConfig geode_test_config(size_t n = 7) {
   return c;
 }
 
-bool about(const json& r, const char* field, NodeId n) { return r.contains(field) && r[field] == n; }
-
 }  // namespace
 
 // --- GMSHealthMonitorJUnitTest ---

@@ -10,8 +10,6 @@
 namespace fdsim::geode::test {
 namespace {
 
-bool about(const json& r, const char* field, NodeId n) { return r.contains(field) && r[field] == n; }
-
 std::vector<int64_t> prepared_ids(const Harness& h, NodeId n) {
   std::vector<int64_t> ids;
   for (const json& r : h.records("view_prepare", n)) ids.push_back(r["view_id"].get<int64_t>());
