@@ -107,10 +107,13 @@ ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& r
   for (size_t i = 0; i < plan.runs.size(); ++i) {
     if (!options.shard.contains(i)) continue;
     ++report.total;
-    if (store.load_result(plan.runs[i].id))
+    const std::string why = store.verify_result(plan.runs[i].id);
+    if (why.empty()) {
       ++report.reused;
-    else
+    } else {
+      if (why != "absent") report.distrusted.push_back(plan.runs[i].id + ": " + why);
       pending.push_back(i);
+    }
   }
 
   std::mutex mu;

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -235,6 +236,64 @@ TEST_F(Robustness, ASweepSurvivesWorkerThreadsThatCannotBeCreated) {
   for (const auto& e : fs::directory_iterator(dir_ + "/o/runs"))
     if (e.path().extension() == ".json") ++results;
   EXPECT_EQ(results, 80u);
+}
+
+// A two-point sweep of the small scenario, run into `out`; returns the run files.
+std::vector<fs::path> sweep_two_points(const Robustness& t, const std::string& dir,
+                                       const std::string& out) {
+  json base = small();
+  base["horizon_s"] = 5;
+  std::ofstream(dir + "/base.json") << base.dump();
+  std::ofstream(dir + "/s.json") << json{{"base", "base.json"},
+                                         {"axes", {{{"path", "$.seed"}, {"values", {1, 2}}}}}}
+                                        .dump();
+  const Result r = fdsim::test::run_fdsim(dir, "sweep s.json --quiet --out " + out, dir);
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir + "/" + out + "/runs"))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  (void)t;
+  return files;
+}
+
+TEST_F(Robustness, ResumeRerunsAHandEditedResult) {
+  const auto files = sweep_two_points(*this, dir_, "o");
+  ASSERT_EQ(files.size(), 2u);
+  json doc = json::parse(fdsim::test::slurp(files[0].string()));
+  doc["metrics"]["fixed"]["edited"] = 1e308;
+  std::ofstream(files[0]) << doc.dump(2);
+  const Result r = fdsim("sweep s.json --out o");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("not reused, run again: " + files[0].stem().string() +
+                       ": its content does not match its integrity hash"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("1 reused, 1 executed"), std::string::npos) << r.out;
+  EXPECT_FALSE(json::parse(fdsim::test::slurp(files[0].string()))["metrics"]["fixed"].contains("edited"));
+}
+
+TEST_F(Robustness, MergeRefusesARunFileCopiedUnderAnotherIdOrFromAnotherRevision) {
+  const auto files = sweep_two_points(*this, dir_, "a");
+  ASSERT_EQ(files.size(), 2u);
+  // A result copied under the other run's id.
+  fs::copy_file(files[0], files[1], fs::copy_options::overwrite_existing);
+  Result r = fdsim("merge a --out m");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("a/runs/" + files[1].filename().string() +
+                       ": not merged: it is the result of run \"" +
+                       files[0].stem().string() + "\""),
+            std::string::npos)
+      << r.err;
+  // A shard written by another revision (its own hash consistent).
+  sweep_two_points(*this, dir_, "b");
+  const fs::path f = dir_ + "/b/runs/" + files[0].filename().string();
+  json doc = json::parse(fdsim::test::slurp(f.string()));
+  doc["manifest"]["git_revision"] = "0123456789ab";
+  std::ofstream(f) << doc.dump(2);
+  r = fdsim("merge b --out m2");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("not merged: "), std::string::npos) << r.err;
 }
 
 }  // namespace
