@@ -145,15 +145,15 @@ def build_harness(work):
     return exe
 
 
-def run_harness(exe, s, raw_dir, seed):
+def run_harness(exe, s, raw_dir, seed, cache=True):
     path = os.path.join(raw_dir, f"harness-{s['id']}.jsonl")
-    if os.path.exists(path):
+    if os.path.exists(path) and cache:
         with open(path) as f:
             rows = [json.loads(line) for line in f if line.strip()]
         if len(rows) >= s["trials"]:
             return [r["metrics"] for r in rows]
     out = subprocess.run([exe] + harness_args(s) + ["-seed", str(seed)], check=True,
-                         capture_output=True, text=True).stdout
+                         stdout=subprocess.PIPE, text=True).stdout
     with open(path, "w") as f:
         f.write(out)
     return [json.loads(line)["metrics"] for line in out.splitlines() if line.strip()]
@@ -308,7 +308,7 @@ def main():
         todo = [s for s in todo if s["id"] in keep]
     lib_rows = {}
     for i, s in enumerate(todo):
-        lib_rows[s["id"]] = run_harness(exe, s, raw_dir, seed=11 + i)
+        lib_rows[s["id"]] = run_harness(exe, s, raw_dir, seed=11 + i, cache=not args.quick)
         print(f"compare: library {s['id']}: {len(lib_rows[s['id']])} trials", flush=True)
     if args.harness_only:
         return 0

@@ -103,10 +103,25 @@ func configFor(o options, i int) *memberlist.Config {
 func runTrial(o options, seed int64) (map[string]interface{}, error) {
 	w := newWorld(o.n, seed, o.loss)
 	nodes := make([]*memberlist.Memberlist, o.n)
+	phase := rand.New(rand.NewSource(seed + 7))
 	for i := 0; i < o.n; i++ {
-		nt, err := memberlist.NewNetTransport(&memberlist.NetTransportConfig{
-			BindAddrs: []string{"127.0.0.1"}, BindPort: 0,
-			Logger: logFor(w, i)})
+		// Each node's probe and gossip tickers start at its Create(): a random gap between the
+		// creations gives the members independent ticker phases, as members started at
+		// different times have (and as fdsim assumes).
+		interval := configFor(o, i).ProbeInterval
+		time.Sleep(time.Duration(phase.Int63n(int64(interval))))
+		// Port 0: the kernel picks the TCP port and UDP must bind the same one, which can
+		// collide; memberlist itself retries this 10 times.
+		var nt *memberlist.NetTransport
+		var err error
+		for try := 0; try < 10; try++ {
+			nt, err = memberlist.NewNetTransport(&memberlist.NetTransportConfig{
+				BindAddrs: []string{"127.0.0.1"}, BindPort: 0,
+				Logger: logFor(w, i)})
+			if err == nil {
+				break
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -127,11 +142,13 @@ func runTrial(o options, seed int64) (map[string]interface{}, error) {
 		nodes[i] = ml
 	}
 	for i := 1; i < o.n; i++ {
-		if _, err := nodes[i].Join([]string{w.addrs[0]}); err != nil {
+		// A push-pull with every earlier node: each joiner starts with the whole list (a join
+		// through node 0 alone leaves the last joiners to gossip, which can miss a node).
+		if _, err := nodes[i].Join(w.addrs[:i]); err != nil {
 			return nil, err
 		}
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		all := true
 		for _, ml := range nodes {
@@ -143,7 +160,14 @@ func runTrial(o options, seed int64) (map[string]interface{}, error) {
 			break
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("cluster did not converge")
+			counts := []int{}
+			for _, ml := range nodes {
+				counts = append(counts, ml.NumMembers())
+			}
+			for _, ml := range nodes {
+				ml.Shutdown()
+			}
+			return nil, fmt.Errorf("cluster did not converge: members seen %v", counts)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
