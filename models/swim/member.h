@@ -6,8 +6,9 @@
 // Contract (models/swim/README.md gives the memberlist references; deviations are listed
 // there):
 // - start(offsets) at t = 0: every member alive at incarnation 1 in a random probe order
-//   (stream "swim.shuffle"); the probe ticker, the gossip ticker and the push-pull loop start
-//   after random staggers in [0, period) (stream "swim.stagger"), as memberlist's triggerFunc.
+//   (stream "swim.shuffle"); the probe and gossip tickers run on grids with random phases and
+//   the push-pull loop waits a random stagger in [0, period) plus one period before its first
+//   exchange (stream "swim.stagger"), as memberlist's triggerFunc and pushPullTrigger.
 // - Probing: one probe at a time; the next starts at the next probe tick, or at once when the
 //   probe outlived a tick (Go's ticker keeps one pending tick). The probe deadline (ack handler
 //   lifetime, indirect and TCP wait) is awareness.scale_timeout(probe_interval); the direct

@@ -35,8 +35,11 @@ void Member::start() {
   const SimTime t0 = s_.now();
   probe_phase_ = t0 + Duration::ns(stagger.uniform_int(1, s_.config.probe_interval.count_ns()));
   gossip_phase_ = t0 + Duration::ns(stagger.uniform_int(1, s_.config.gossip_interval.count_ns()));
+  // pushPullTrigger: a random stagger below the interval, then a wait of one (scaled) interval
+  // before every exchange, the first included.
   const Duration push_pull_first = s_.config.push_pull_interval > Duration::zero()
-      ? Duration::ns(stagger.uniform_int(0, s_.config.push_pull_interval.count_ns() - 1))
+      ? Duration::ns(stagger.uniform_int(0, s_.config.push_pull_interval.count_ns() - 1)) +
+            push_pull_scale(s_.config.push_pull_interval, num_nodes())
       : Duration::zero();
 
   schedule_probe_tick(probe_phase_);

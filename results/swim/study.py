@@ -93,7 +93,7 @@ def main():
                 pause[L] = run(args.fdsim, work, doc)
             loss = {}
             for p in LOSSES:
-                doc = base(f"loss{int(p * 100)}-{tag}", 310, max(4, args.reps // 8))
+                doc = base(f"loss{int(p * 100)}-{tag}", 310, max(4, args.reps // 2))
                 doc["network"]["loss"] = p
                 doc.update(model_sections(proto, k))
                 loss[p] = run(args.fdsim, work, doc)
@@ -148,13 +148,13 @@ def plot(rows):
         for r, xi, yi in zip(rs, x, y):
             axes[0].annotate(str(r["value"]), (xi, yi), fontsize=7, xytext=(3, 3),
                              textcoords="offset points")
-        y2 = [r["false_removals_per_member_hour_loss5"] for r in rs]
+        y2 = [r["false_removals_per_member_hour_loss10"] for r in rs]
         axes[1].plot(x, y2, "o-", color=colors[proto], label=proto)
         for r, xi, yi in zip(rs, x, y2):
             axes[1].annotate(str(r["value"]), (xi, yi), fontsize=7, xytext=(3, 3),
                              textcoords="offset points")
     axes[0].set_title("one pause of 1-8 s (uniform): P(false removal)")
-    axes[1].set_title("5% loss: false removals per member-hour")
+    axes[1].set_title("10% loss: false removals per member-hour")
     for ax in axes:
         ax.set_xlabel("median time to remove a crashed member from every view (s)")
         ax.grid(alpha=0.3)

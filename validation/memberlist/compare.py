@@ -114,8 +114,15 @@ def harness_args(s):
     return a
 
 
+def probe_interval_s(s):
+    return PROFILES[s["profile"]].get("probe_interval_ms", 1000) / 1000.0
+
+
 def fdsim_scenario(s):
-    warm = SETTLE_S[s["profile"]] + 2.0
+    # The harness creates node i after i random gaps of U(0, probe interval), joins, waits for
+    # convergence (about 0.2 s) and settles: the members are on average this old at t0, which
+    # matters for push-pull (its first exchange comes 1 to 2 intervals after a member starts).
+    warm = SETTLE_S[s["profile"]] + 0.2 + s["n"] * probe_interval_s(s) / 2.0
     doc = {"name": "memberlist-" + s["id"], "seed": 1, "replications": s["reps"],
            "horizon_s": warm + s["window"], "warmup_s": warm, "nodes": {"count": s["n"]},
            "network": {"latency": {"model": "constant", "ms": LATENCY_MS}},
