@@ -95,6 +95,11 @@ def settings(quick):
                     window=40.0, slow_ms=400.0))
     out.append(dict(id="scaled-n16-slow80", n=16, profile="scaled", fault="slow", trials=5,
                     reps=30, window=20.0, slow_ms=80.0))
+    # Slow enough that the slow node's round trips (and its TCP pings) miss the probe deadline.
+    out.append(dict(id="lan-n8-slow600", n=8, profile="lan", fault="slow", trials=3, reps=30,
+                    window=40.0, slow_ms=600.0))
+    out.append(dict(id="scaled-n16-slow120", n=16, profile="scaled", fault="slow", trials=5,
+                    reps=30, window=20.0, slow_ms=120.0))
     return out
 
 
