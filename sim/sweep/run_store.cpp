@@ -1,6 +1,7 @@
 #include "sim/sweep/run_store.h"
 
 #include "sim/run/result_writer.h"
+#include "sim/scenario/json_document.h"
 #include "sim/sweep/atomic_file.h"
 
 namespace fdsim::sweep {
@@ -10,7 +11,9 @@ using nlohmann::json;
 std::optional<json> RunStore::load_result(const std::string& id) const {
   const auto text = read_file(result_path(id));
   if (!text) return std::nullopt;
-  json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  const scenario::JsonDocument parsed = scenario::parse_json_text(*text, result_path(id).string());
+  if (!parsed.ok()) return std::nullopt;
+  const json& doc = *parsed.doc;
   if (!doc.is_object() || !doc.contains("metrics") || !doc["metrics"].is_object())
     return std::nullopt;
   return doc;
