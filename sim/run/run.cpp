@@ -31,6 +31,7 @@ const char* family_name(ArmFamily f) {
     case ArmFamily::load_sharing: return "load_sharing";
     case ArmFamily::membership: return "membership";
     case ArmFamily::heartbeat_study: return "heartbeat_study";
+    case ArmFamily::swim: return "swim";
   }
   return "?";
 }

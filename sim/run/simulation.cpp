@@ -6,6 +6,7 @@
 #include "models/detectors/heartbeat_study.h"
 #include "models/geode/geode_model.h"
 #include "models/loadsharing/loadsharing_model.h"
+#include "models/swim/swim_model.h"
 #include "sim/faults/injector.h"
 #include "sim/net/world.h"
 #include "sim/run/node_table.h"
@@ -67,6 +68,14 @@ Models build_models(const Scenario& s, World& world, const SimulationPlan& plan)
       m.owned.push_back(std::move(g));
       const std::string arm = plan.arms.front();
       m.metrics = [g_ptr, arm] { return json{{arm, g_ptr->metrics()}}; };
+      break;
+    }
+    case ArmFamily::swim: {
+      auto sw = std::make_unique<swim::SwimModel>(world, *s.swim, plan.arm_index);
+      Model* sw_ptr = sw.get();
+      m.owned.push_back(std::move(sw));
+      const std::string arm = plan.arms.front();
+      m.metrics = [sw_ptr, arm] { return json{{arm, sw_ptr->metrics()}}; };
       break;
     }
     case ArmFamily::heartbeat_study: {

@@ -33,8 +33,9 @@ using nlohmann::json;
 
 constexpr double kMaxReferenceHorizonS = 20.0;
 
-const std::set<std::string> kModelScopes = {"heartbeat_study", "membership", "load_sharing"};
-const std::set<std::string> kScopes = {"heartbeat_study", "membership", "load_sharing",
+const std::set<std::string> kModelScopes = {"heartbeat_study", "membership", "load_sharing",
+                                            "swim"};
+const std::set<std::string> kScopes = {"heartbeat_study", "membership", "load_sharing", "swim",
                                        "any_model",       "run_stats",  "manifest"};
 
 // A unit-bearing name must end in one of these (or be exactly "count", the leaf of a summary
