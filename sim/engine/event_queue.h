@@ -23,8 +23,9 @@
 // doubled by a vector growing). Cancelling an event in a heap frees its node at once and leaves
 // a tombstone entry (skipped by sequence number); cancelling one in a calendar bucket unlinks
 // and frees it if it is among the first 32 entries of its list (at most 32 steps, so still
-// O(1)), else leaves it linked, marked dead, until its bucket is reached. When dead entries outnumber live
-// events everything is rebuilt (amortised O(1) per cancel).
+// O(1)), else leaves it linked, marked dead, until its bucket is reached. When dead entries
+// outnumber live events (and an eighth of all nodes) everything is rebuilt in O(nodes), which
+// is amortised O(1) per cancel.
 // Bucket width and count adapt: every 2n operations (n = live events) the width is set from
 // the mean time between recently dispatched events and the count from n, and the structure is
 // rebuilt in O(n) if either is off by more than a factor (hysteresis against flapping).
@@ -86,7 +87,7 @@ class EventQueue {
       release(slot, n);  // the heap/run entry becomes a tombstone
     }
     ++dead_;
-    if (dead_ > kMinRebuild && dead_ > live_) rebuild(shift_, heads_.size());
+    if (dead_ > kMinRebuild && dead_ > live_ && dead_ > capacity_ / 8) rebuild(shift_, heads_.size());
     return true;
   }
 
