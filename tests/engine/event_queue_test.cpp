@@ -85,7 +85,7 @@ void run_phase(EventQueue<uint32_t>& q, ReferenceHeap& ref, Rng& rng, const Mix&
       int64_t t;
       if (burst_left > 0) {
         --burst_left;
-        t = burst_t;
+        t = std::max(burst_t, now);  // pops may have moved past it: never schedule in the past
       } else {
         const double v = rng.uniform01();
         if (v < m.p_same_time) {
