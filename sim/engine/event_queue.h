@@ -54,14 +54,14 @@ class EventQueue {
   EventQueue(const EventQueue&) = delete;
   EventQueue& operator=(const EventQueue&) = delete;
 
-  // Adds an event; returns its slot (the payload lives there until pop/cancel) and sequence
-  // number through `seq_out`.
-  uint32_t push(int64_t time_ns, Payload payload, uint64_t* seq_out) {
+  // Adds an event at time_ns; returns its slot and, through seq_out, its sequence number. The
+  // slot's payload is empty (default or as left by release/cancel): the caller fills it in
+  // through payload(slot) right away.
+  uint32_t push(int64_t time_ns, uint64_t* seq_out) {
     const uint32_t i = alloc();
     Node& n = node(i);
     n.time_ns = time_ns;
     n.seq = next_seq_++;
-    n.payload = std::move(payload);
     place(i, n);
     ++live_;
     *seq_out = n.seq;
@@ -114,9 +114,10 @@ class EventQueue {
 
   Payload& payload(uint32_t slot) { return node(slot).payload; }
 
-  // Removes the entry returned by the immediately preceding top() and frees its slot; the
-  // caller must have taken what it needs from payload() first.
-  void pop() {
+  // Removes the entry returned by the immediately preceding top() and returns its slot, which
+  // stays allocated (its payload in place, the event no longer pending) until release_held():
+  // the simulator runs the callback where it lies, and nothing pushed meanwhile can reuse it.
+  uint32_t pop_hold() {
     Entry e;
     if (top_in_run_) {
       e = run_[run_pos_++];
@@ -126,12 +127,17 @@ class EventQueue {
     }
     Node& n = node(e.slot);
     n.seq = 0;
-    release(e.slot, n);
+    n.where = kHeld;
     --live_;
     ++ops_;
     ++pops_;
     last_pop_ns_ = e.time_ns;
+    return e.slot;
   }
+  // Frees a slot returned by pop_hold(); its payload must have been emptied by the caller.
+  void release_held(uint32_t slot) { release(slot, node(slot)); }
+  // pop_hold() and release_held() in one.
+  void pop() { release_held(pop_hold()); }
 
   size_t size() const { return live_; }
   // Bytes held by the structure itself (nodes, calendar, heaps), for memory reports.
@@ -149,7 +155,7 @@ class EventQueue {
   static constexpr size_t kMinRebuild = 1024;
   static constexpr int kUnlinkSteps = 32;
   static constexpr unsigned kInitialShift = 20;  // about 1 ms buckets until measured
-  enum Where : uint8_t { kFree, kInHeap, kInBucket, kDeadInBucket };
+  enum Where : uint8_t { kFree, kInHeap, kInBucket, kDeadInBucket, kHeld };
 
   struct Node {
     int64_t time_ns = 0;
@@ -269,12 +275,27 @@ class EventQueue {
       ++next_abs_;
       pull_far();
       if (!run_.empty()) {
-        // Lists are prepended to, so reversing restores push order, which is usually sorted.
-        std::reverse(run_.begin(), run_.end());
-        if (!std::is_sorted(run_.begin(), run_.end(), earlier))
-          std::sort(run_.begin(), run_.end(), earlier);
+        sort_run();
         return true;
       }
+    }
+  }
+
+  // Lists are prepended to, so reversing restores push order, which is often sorted already;
+  // short runs (the usual few events per bucket) are insertion-sorted.
+  void sort_run() {
+    std::reverse(run_.begin(), run_.end());
+    const auto less = [](const Entry& a, const Entry& b) { return earlier(a, b); };
+    const size_t n = run_.size();
+    if (n <= 32) {
+      for (size_t i = 1; i < n; ++i) {
+        const Entry e = run_[i];
+        size_t j = i;
+        for (; j > 0 && less(e, run_[j - 1]); --j) run_[j] = run_[j - 1];
+        run_[j] = e;
+      }
+    } else if (!std::is_sorted(run_.begin(), run_.end(), less)) {
+      std::sort(run_.begin(), run_.end(), less);
     }
   }
 
@@ -318,7 +339,7 @@ class EventQueue {
       Node& n = node(i);
       if (n.where == kDeadInBucket)
         release(i, n);
-      else if (n.where != kFree)
+      else if (n.where == kInHeap || n.where == kInBucket)
         place(i, n);
     }
   }

@@ -31,7 +31,11 @@ EventId Simulator::schedule_at(SimTime when, EventKind kind, NodeId node, Callba
     std::abort();
   }
   uint64_t seq = 0;
-  const uint32_t slot = queue_.push(when.count_ns(), Payload{std::move(fn), node, kind}, &seq);
+  const uint32_t slot = queue_.push(when.count_ns(), &seq);
+  Payload& p = queue_.payload(slot);
+  p.fn.swap(fn);  // the slot's callback is empty: a swap is the cheapest move
+  p.node = node;
+  p.kind = kind;
   ++scheduled_;
   if (queue_.size() > peak_live_) peak_live_ = queue_.size();
   return {slot, seq};
@@ -48,18 +52,17 @@ bool Simulator::dispatch_one(SimTime horizon) {
   const auto* top = queue_.top();
   if (!top || top->time_ns > horizon.count_ns()) return false;
   const int64_t time_ns = top->time_ns;
-  Payload& p = queue_.payload(top->slot);
-  Callback fn = std::move(p.fn);
-  p.fn = nullptr;
+  const uint32_t slot = queue_.pop_hold();
+  Payload& p = queue_.payload(slot);  // nodes never move: valid while the callback runs
   const EventKind kind = p.kind;
-  const NodeId node = p.node;
-  queue_.pop();
   now_ = SimTime::from_ns(time_ns);
   ++dispatched_;
   ++kinds_[kind].dispatched;
   fingerprint_ = hash_combine(fingerprint_, static_cast<uint64_t>(time_ns));
-  fingerprint_ = hash_combine(fingerprint_, kind_meta_[kind].name_hash ^ (uint64_t(node) << 1));
-  fn();
+  fingerprint_ = hash_combine(fingerprint_, kind_meta_[kind].name_hash ^ (uint64_t(p.node) << 1));
+  p.fn();
+  p.fn = nullptr;
+  queue_.release_held(slot);
   if (progress_every_ != 0 && dispatched_ % progress_every_ == 0 && progress_hook_)
     progress_hook_();
   return true;

@@ -77,6 +77,8 @@ struct Counts {
 // Runs `ops` random operations with the given mix on both queues, in lock step.
 void run_phase(EventQueue<uint32_t>& q, ReferenceHeap& ref, Rng& rng, const Mix& m, int ops,
                int64_t& now, std::vector<std::pair<uint32_t, uint64_t>>& handles, Counts& c) {
+  constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t held = kNone;
   int burst_left = 0;
   int64_t burst_t = 0;
   for (int k = 0; k < ops; ++k) {
@@ -102,8 +104,10 @@ void run_phase(EventQueue<uint32_t>& q, ReferenceHeap& ref, Rng& rng, const Mix&
         }
       }
       uint64_t seq = 0;
-      const uint32_t slot = q.push(t, uint32_t(ref.next_seq()), &seq);  // payload = seq
+      const uint32_t slot = q.push(t, &seq);
+      q.payload(slot) = uint32_t(ref.next_seq());  // payload = seq
       ASSERT_EQ(seq, ref.push(t));
+      ASSERT_NE(slot, held);  // a held slot is never handed out again before its release
       handles.push_back({slot, seq});
       ++c.pushes;
     } else if (rng.uniform01() < m.p_cancel && !handles.empty()) {
@@ -123,7 +127,10 @@ void run_phase(EventQueue<uint32_t>& q, ReferenceHeap& ref, Rng& rng, const Mix&
       ASSERT_EQ(top->seq, e.seq) << "after " << c.pops << " pops";
       ASSERT_EQ(top->time_ns, e.t);
       ASSERT_EQ(q.payload(top->slot), uint32_t(e.seq));  // the payload travelled with the event
-      q.pop();
+      // Like the simulator, hold the slot while "the callback runs" (the next operations).
+      if (held != kNone) q.release_held(held);
+      held = q.pop_hold();
+      ASSERT_FALSE(q.pending(held, e.seq));
       ASSERT_GE(e.t, now);
       now = e.t;
       ++c.pops;
@@ -131,6 +138,7 @@ void run_phase(EventQueue<uint32_t>& q, ReferenceHeap& ref, Rng& rng, const Mix&
     ASSERT_EQ(q.size(), ref.size());
     if (handles.size() > 1 << 16) handles.erase(handles.begin(), handles.begin() + (1 << 15));
   }
+  if (held != kNone) q.release_held(held);
 }
 
 void drain(EventQueue<uint32_t>& q, ReferenceHeap& ref, Counts& c) {
@@ -180,7 +188,7 @@ TEST(EventQueue, SameTimeEventsComeOutInPushOrderAcrossRebuilds) {
   std::vector<uint64_t> seqs;
   for (uint32_t i = 0; i < 100000; ++i) {  // pushes alone trigger several rebuilds
     uint64_t s = 0;
-    q.push(i % 2 == 0 ? 1000 : 500, i, &s);
+    q.payload(q.push(i % 2 == 0 ? 1000 : 500, &s)) = i;
     seqs.push_back(s);
   }
   uint32_t expect_odd = 1, expect_even = 0;
@@ -199,9 +207,11 @@ TEST(EventQueue, SameTimeEventsComeOutInPushOrderAcrossRebuilds) {
 TEST(EventQueue, CancelledSlotIsReusedAndStaleHandleStaysDead) {
   EventQueue<uint32_t> q;
   uint64_t a = 0, b = 0;
-  const uint32_t sa = q.push(1'000'000, 1, &a);
+  const uint32_t sa = q.push(1'000'000, &a);
+  q.payload(sa) = 1;
   EXPECT_TRUE(q.cancel(sa, a));
-  const uint32_t sb = q.push(1'000'000, 2, &b);
+  const uint32_t sb = q.push(1'000'000, &b);
+  q.payload(sb) = 2;
   EXPECT_EQ(sa, sb);
   EXPECT_FALSE(q.pending(sa, a));
   EXPECT_FALSE(q.cancel(sa, a));
