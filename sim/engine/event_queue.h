@@ -281,21 +281,23 @@ class EventQueue {
     }
   }
 
-  // Lists are prepended to, so reversing restores push order, which is often sorted already;
-  // short runs (the usual few events per bucket) are insertion-sorted.
+  // Lists are prepended to, so reversing restores push order, which is usually sorted but for a
+  // few entries (a delivery pushed after a later timer). Insertion sort is O(n + inversions),
+  // ideal for that; it hands over to std::sort once it has moved more than 4n + 64 entries.
   void sort_run() {
     std::reverse(run_.begin(), run_.end());
-    const auto less = [](const Entry& a, const Entry& b) { return earlier(a, b); };
     const size_t n = run_.size();
-    if (n <= 32) {
-      for (size_t i = 1; i < n; ++i) {
-        const Entry e = run_[i];
-        size_t j = i;
-        for (; j > 0 && less(e, run_[j - 1]); --j) run_[j] = run_[j - 1];
-        run_[j] = e;
+    size_t budget = 4 * n + 64;
+    for (size_t i = 1; i < n; ++i) {
+      const Entry e = run_[i];
+      size_t j = i;
+      for (; j > 0 && earlier(e, run_[j - 1]); --j) run_[j] = run_[j - 1];
+      run_[j] = e;
+      if ((budget -= std::min(budget, i - j)) == 0) {
+        std::sort(run_.begin(), run_.end(),
+                  [](const Entry& a, const Entry& b) { return earlier(a, b); });
+        return;
       }
-    } else if (!std::is_sorted(run_.begin(), run_.end(), less)) {
-      std::sort(run_.begin(), run_.end(), less);
     }
   }
 
