@@ -13,9 +13,10 @@
 //   works at heap cost (O(log n)).
 //
 // Layout (three tiers, partitioned by bucket number a = time >> shift_):
-// - the front: events with a < next_abs_, consumed in order; `run_` is a sorted array (one
-//   bucket's content, sorted once when the bucket is reached) and `front_` a 4-ary heap for
-//   events pushed into the already-reached range afterwards; the earlier of the two heads wins;
+// - the front: events with a < next_abs_, consumed in order: `run_`, one bucket's content
+//   sorted when the bucket is reached (latest first, consumed from the end), and `front_`, a
+//   4-ary heap for events pushed into the already-reached range afterwards; the earlier of the
+//   two heads wins;
 // - the calendar: B = heads_.size() buckets for a in [next_abs_, next_abs_ + B), each an
 //   unsorted singly linked list threaded through the nodes (push is one store to the head);
 // - the far heap: a 4-ary heap of everything later, pulled into the calendar as it slides.
@@ -95,18 +96,18 @@ class EventQueue {
   // order); the pointer is valid until the next push/pop/cancel.
   const Entry* top() {
     for (;;) {
-      while (run_pos_ < run_.size() && dead(run_[run_pos_])) {
-        ++run_pos_;
+      while (!run_.empty() && dead(run_.back())) {
+        run_.pop_back();
         --dead_;
       }
       while (!front_.empty() && dead(front_[0])) {
         heap_pop(front_);
         --dead_;
       }
-      const bool has_run = run_pos_ < run_.size();
+      const bool has_run = !run_.empty();
       if (has_run || !front_.empty()) {
-        top_in_run_ = has_run && (front_.empty() || earlier(run_[run_pos_], front_[0]));
-        return top_in_run_ ? &run_[run_pos_] : &front_[0];
+        top_in_run_ = has_run && (front_.empty() || earlier(run_.back(), front_[0]));
+        return top_in_run_ ? &run_.back() : &front_[0];
       }
       if (!advance()) return nullptr;
     }
@@ -120,7 +121,8 @@ class EventQueue {
   uint32_t pop_hold() {
     Entry e;
     if (top_in_run_) {
-      e = run_[run_pos_++];
+      e = run_.back();
+      run_.pop_back();
     } else {
       e = front_[0];
       heap_pop(front_);
@@ -154,6 +156,7 @@ class EventQueue {
   static constexpr size_t kMaxBuckets = size_t(1) << 24;
   static constexpr size_t kMinRebuild = 1024;
   static constexpr int kUnlinkSteps = 32;
+  static constexpr size_t kRunBudget = 256;
   static constexpr unsigned kInitialShift = 20;  // about 1 ms buckets until measured
   enum Where : uint8_t { kFree, kInHeap, kInBucket, kDeadInBucket, kHeld };
 
@@ -244,8 +247,6 @@ class EventQueue {
 
   // The front is empty: refills run_ from the next non-empty bucket. False if nothing is left.
   bool advance() {
-    run_.clear();
-    run_pos_ = 0;
     for (;;) {
       if (in_buckets_ == 0) {
         while (!far_.empty() && dead(far_[0])) {
@@ -267,7 +268,7 @@ class EventQueue {
           release(i, n);
         } else {
           n.where = kInHeap;
-          run_.push_back({n.time_ns, n.seq, i});
+          insert_run({n.time_ns, n.seq, i});
         }
         i = next;
       }
@@ -275,30 +276,30 @@ class EventQueue {
       ++next_abs_;
       pull_far();
       if (!run_.empty()) {
-        sort_run();
+        if (run_budget_ == 0)
+          std::sort(run_.begin(), run_.end(),
+                    [](const Entry& a, const Entry& b) { return earlier(b, a); });
+        run_budget_ = kRunBudget;
         return true;
       }
     }
   }
 
-  // Lists are prepended to, so reversing restores push order, which is usually sorted but for a
-  // few entries (a delivery pushed after a later timer). Insertion sort is O(n + inversions),
-  // ideal for that; it hands over to std::sort once it has moved more than 4n + 64 entries.
-  void sort_run() {
-    std::reverse(run_.begin(), run_.end());
-    const size_t n = run_.size();
-    size_t budget = 4 * n + 64;
-    for (size_t i = 1; i < n; ++i) {
-      const Entry e = run_[i];
-      size_t j = i;
-      for (; j > 0 && earlier(e, run_[j - 1]); --j) run_[j] = run_[j - 1];
-      run_[j] = e;
-      if ((budget -= std::min(budget, i - j)) == 0) {
-        std::sort(run_.begin(), run_.end(),
-                  [](const Entry& a, const Entry& b) { return earlier(a, b); });
-        return;
-      }
+  // Adds e to run_, kept sorted latest first, by insertion from the end. A bucket's list is
+  // in reverse push order, which is nearly latest first already (but for a delivery pushed
+  // after a later timer, say), so this costs about one comparison per event. Once the moves of
+  // one bucket exceed the budget (kRunBudget plus 4 per entry), the rest is appended as is and
+  // advance() sorts the whole run with std::sort.
+  void insert_run(const Entry& e) {
+    size_t j = run_.size();
+    run_.push_back(e);
+    if (run_budget_ == 0) return;
+    run_budget_ += 4;
+    for (; j > 0 && earlier(run_[j - 1], e); --j) {
+      run_[j] = run_[j - 1];
+      if (--run_budget_ == 0) break;
     }
+    run_[j] = e;
   }
 
   // Re-tunes the calendar from recent traffic; rebuilds only when it is clearly off.
@@ -324,7 +325,6 @@ class EventQueue {
   // Re-places every live event with the given geometry; frees every dead node and tombstone.
   void rebuild(unsigned shift, size_t buckets) {
     run_.clear();
-    run_pos_ = 0;
     front_.clear();
     far_.clear();
     heads_.assign(buckets, kNil);
@@ -384,8 +384,8 @@ class EventQueue {
   uint32_t free_head_ = kNil;
   uint64_t next_seq_ = 1;
 
-  std::vector<Entry> run_;
-  size_t run_pos_ = 0;
+  std::vector<Entry> run_;  // sorted latest first: the next event is run_.back()
+  size_t run_budget_ = kRunBudget;
   std::vector<Entry> front_;
   std::vector<uint32_t> heads_;
   std::vector<Entry> far_;
