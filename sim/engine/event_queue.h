@@ -55,19 +55,22 @@ class EventQueue {
   EventQueue(const EventQueue&) = delete;
   EventQueue& operator=(const EventQueue&) = delete;
 
-  // Adds an event at time_ns; returns its slot and, through seq_out, its sequence number. The
-  // slot's payload is empty (default or as left by release/cancel): the caller fills it in
-  // through payload(slot) right away.
-  uint32_t push(int64_t time_ns, uint64_t* seq_out) {
-    const uint32_t i = alloc();
+  // Adds an event at time_ns; returns its payload, which is empty (default or as left by
+  // release_held/cancel) for the caller to fill in, and its slot and sequence number.
+  [[gnu::always_inline]] Payload& push(int64_t time_ns, uint32_t* slot_out, uint64_t* seq_out) {
+    if (free_head_ == kNil) grow();
+    const uint32_t i = free_head_;
     Node& n = node(i);
+    free_head_ = n.next;
     n.time_ns = time_ns;
     n.seq = next_seq_++;
     place(i, n);
     ++live_;
+    *slot_out = i;
     *seq_out = n.seq;
-    if (++ops_ >= next_check_) adapt();
-    return i;
+    if (++ops_ >= next_check_) [[unlikely]]
+      adapt();
+    return n.payload;
   }
 
   bool pending(uint32_t slot, uint64_t seq) const {
@@ -94,20 +97,30 @@ class EventQueue {
 
   // The earliest live event, or nullptr if there is none. May reorganise internals (never the
   // order); the pointer is valid until the next push/pop/cancel.
-  const Entry* top() {
+  [[gnu::always_inline]] const Entry* top() {
+    if (run_len_ > 0 && front_.empty()) {  // the common case: the next event of the bucket
+      const Entry& e = run_[run_len_ - 1];
+      if (!dead(e)) {
+        top_in_run_ = true;
+        return &e;
+      }
+    }
+    return top_slow();
+  }
+  [[gnu::noinline]] const Entry* top_slow() {
     for (;;) {
-      while (!run_.empty() && dead(run_.back())) {
-        run_.pop_back();
+      while (run_len_ > 0 && dead(run_[run_len_ - 1])) {
+        --run_len_;
         --dead_;
       }
       while (!front_.empty() && dead(front_[0])) {
         heap_pop(front_);
         --dead_;
       }
-      const bool has_run = !run_.empty();
+      const bool has_run = run_len_ > 0;
       if (has_run || !front_.empty()) {
-        top_in_run_ = has_run && (front_.empty() || earlier(run_.back(), front_[0]));
-        return top_in_run_ ? &run_.back() : &front_[0];
+        top_in_run_ = has_run && (front_.empty() || earlier(run_[run_len_ - 1], front_[0]));
+        return top_in_run_ ? &run_[run_len_ - 1] : &front_[0];
       }
       if (!advance()) return nullptr;
     }
@@ -121,8 +134,7 @@ class EventQueue {
   uint32_t pop_hold() {
     Entry e;
     if (top_in_run_) {
-      e = run_.back();
-      run_.pop_back();
+      e = run_[--run_len_];
     } else {
       e = front_[0];
       heap_pop(front_);
@@ -156,7 +168,6 @@ class EventQueue {
   static constexpr size_t kMaxBuckets = size_t(1) << 24;
   static constexpr size_t kMinRebuild = 1024;
   static constexpr int kUnlinkSteps = 32;
-  static constexpr size_t kRunBudget = 256;
   static constexpr unsigned kInitialShift = 20;  // about 1 ms buckets until measured
   enum Where : uint8_t { kFree, kInHeap, kInBucket, kDeadInBucket, kHeld };
 
@@ -176,20 +187,15 @@ class EventQueue {
   Node& node(uint32_t i) { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
   const Node& node(uint32_t i) const { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
 
-  uint32_t alloc() {
-    if (free_head_ == kNil) {
-      chunks_.push_back(std::make_unique<Node[]>(kChunkSize));
-      const uint32_t base = capacity_;
-      capacity_ += kChunkSize;
-      for (uint32_t k = kChunkSize; k-- > 0;) {
-        Node& n = node(base + k);
-        n.next = free_head_;
-        free_head_ = base + k;
-      }
+  [[gnu::noinline]] void grow() {
+    chunks_.push_back(std::make_unique<Node[]>(kChunkSize));
+    const uint32_t base = capacity_;
+    capacity_ += kChunkSize;
+    for (uint32_t k = kChunkSize; k-- > 0;) {
+      Node& n = node(base + k);
+      n.next = free_head_;
+      free_head_ = base + k;
     }
-    const uint32_t i = free_head_;
-    free_head_ = node(i).next;
-    return i;
   }
   void release(uint32_t i, Node& n) {
     n.where = kFree;
@@ -198,7 +204,7 @@ class EventQueue {
   }
 
   // Puts live node i into the tier its time belongs to.
-  void place(uint32_t i, Node& n) {
+  [[gnu::always_inline]] void place(uint32_t i, Node& n) {
     const int64_t a = n.time_ns >> shift_;
     if (a < next_abs_) {
       n.where = kInHeap;
@@ -259,47 +265,53 @@ class EventQueue {
         continue;
       }
       uint32_t& head = heads_[size_t(next_abs_) & (heads_.size() - 1)];
-      for (uint32_t i = head; i != kNil;) {
-        Node& n = node(i);
-        const uint32_t next = n.next;
-        --in_buckets_;
-        if (n.where == kDeadInBucket) {
-          --dead_;
-          release(i, n);
-        } else {
-          n.where = kInHeap;
-          insert_run({n.time_ns, n.seq, i});
-        }
-        i = next;
+      if (head != kNil) {
+        collect(head);
+        head = kNil;
       }
-      head = kNil;
       ++next_abs_;
-      pull_far();
-      if (!run_.empty()) {
-        if (run_budget_ == 0)
-          std::sort(run_.begin(), run_.end(),
-                    [](const Entry& a, const Entry& b) { return earlier(b, a); });
-        run_budget_ = kRunBudget;
-        return true;
-      }
+      if (!far_.empty()) pull_far();
+      if (run_len_ > 0) return true;
     }
   }
 
-  // Adds e to run_, kept sorted latest first, by insertion from the end. A bucket's list is
-  // in reverse push order, which is nearly latest first already (but for a delivery pushed
-  // after a later timer, say), so this costs about one comparison per event. Once the moves of
-  // one bucket exceed the budget (kRunBudget plus 4 per entry), the rest is appended as is and
-  // advance() sorts the whole run with std::sort.
-  void insert_run(const Entry& e) {
-    size_t j = run_.size();
-    run_.push_back(e);
-    if (run_budget_ == 0) return;
-    run_budget_ += 4;
-    for (; j > 0 && earlier(run_[j - 1], e); --j) {
-      run_[j] = run_[j - 1];
-      if (--run_budget_ == 0) break;
+  // Moves the list starting at `first` into run_, sorted latest first by insertion from the
+  // end: a list is in reverse push order, which is nearly latest first already (but for a
+  // delivery pushed after a later timer, say), so this costs about one comparison per event.
+  // If the moves exceed 64 + 4 per entry, the rest is appended as is and std::sort finishes.
+  // Locals instead of members in the loop: stores through Entry might alias them.
+  void collect(uint32_t first) {
+    size_t len = run_len_, budget = 64, linked = 0, freed = 0;
+    for (uint32_t i = first; i != kNil;) {
+      Node& n = node(i);
+      const uint32_t next = n.next;
+      ++linked;
+      if (n.where == kDeadInBucket) {
+        ++freed;
+        release(i, n);
+      } else {
+        n.where = kInHeap;
+        const Entry e{n.time_ns, n.seq, i};
+        if (len == run_.size()) run_.resize(std::max<size_t>(64, 2 * run_.size()));
+        Entry* r = run_.data();
+        size_t j = len++;
+        if (budget > 0) {
+          budget += 4;
+          for (; j > 0 && earlier(r[j - 1], e); --j) {
+            r[j] = r[j - 1];
+            if (--budget == 0) break;
+          }
+        }
+        r[j] = e;
+      }
+      i = next;
     }
-    run_[j] = e;
+    in_buckets_ -= linked;
+    dead_ -= freed;
+    run_len_ = len;
+    if (budget == 0)
+      std::sort(run_.begin(), run_.begin() + ptrdiff_t(len),
+                [](const Entry& a, const Entry& b) { return earlier(b, a); });
   }
 
   // Re-tunes the calendar from recent traffic; rebuilds only when it is clearly off.
@@ -324,7 +336,7 @@ class EventQueue {
 
   // Re-places every live event with the given geometry; frees every dead node and tombstone.
   void rebuild(unsigned shift, size_t buckets) {
-    run_.clear();
+    run_len_ = 0;
     front_.clear();
     far_.clear();
     heads_.assign(buckets, kNil);
@@ -384,8 +396,8 @@ class EventQueue {
   uint32_t free_head_ = kNil;
   uint64_t next_seq_ = 1;
 
-  std::vector<Entry> run_;  // sorted latest first: the next event is run_.back()
-  size_t run_budget_ = kRunBudget;
+  std::vector<Entry> run_;  // [0, run_len_) sorted latest first: the next is run_[run_len_ - 1]
+  size_t run_len_ = 0;
   std::vector<Entry> front_;
   std::vector<uint32_t> heads_;
   std::vector<Entry> far_;

@@ -30,9 +30,9 @@ EventId Simulator::schedule_at(SimTime when, EventKind kind, NodeId node, Callba
                  to_string(now_).c_str());
     std::abort();
   }
+  uint32_t slot = 0;
   uint64_t seq = 0;
-  const uint32_t slot = queue_.push(when.count_ns(), &seq);
-  Payload& p = queue_.payload(slot);
+  Payload& p = queue_.push(when.count_ns(), &slot, &seq);
   p.fn.swap(fn);  // the slot's callback is empty: a swap is the cheapest move
   p.node = node;
   p.kind = kind;

@@ -104,8 +104,8 @@ void run_phase(EventQueue<uint32_t>& q, ReferenceHeap& ref, Rng& rng, const Mix&
         }
       }
       uint64_t seq = 0;
-      const uint32_t slot = q.push(t, &seq);
-      q.payload(slot) = uint32_t(ref.next_seq());  // payload = seq
+      uint32_t slot = 0;
+      q.push(t, &slot, &seq) = uint32_t(ref.next_seq());  // payload = seq
       ASSERT_EQ(seq, ref.push(t));
       ASSERT_NE(slot, held);  // a held slot is never handed out again before its release
       handles.push_back({slot, seq});
@@ -188,7 +188,8 @@ TEST(EventQueue, SameTimeEventsComeOutInPushOrderAcrossRebuilds) {
   std::vector<uint64_t> seqs;
   for (uint32_t i = 0; i < 100000; ++i) {  // pushes alone trigger several rebuilds
     uint64_t s = 0;
-    q.payload(q.push(i % 2 == 0 ? 1000 : 500, &s)) = i;
+    uint32_t slot = 0;
+    q.push(i % 2 == 0 ? 1000 : 500, &slot, &s) = i;
     seqs.push_back(s);
   }
   uint32_t expect_odd = 1, expect_even = 0;
@@ -207,11 +208,10 @@ TEST(EventQueue, SameTimeEventsComeOutInPushOrderAcrossRebuilds) {
 TEST(EventQueue, CancelledSlotIsReusedAndStaleHandleStaysDead) {
   EventQueue<uint32_t> q;
   uint64_t a = 0, b = 0;
-  const uint32_t sa = q.push(1'000'000, &a);
-  q.payload(sa) = 1;
+  uint32_t sa = 0, sb = 0;
+  q.push(1'000'000, &sa, &a) = 1;
   EXPECT_TRUE(q.cancel(sa, a));
-  const uint32_t sb = q.push(1'000'000, &b);
-  q.payload(sb) = 2;
+  q.push(1'000'000, &sb, &b) = 2;
   EXPECT_EQ(sa, sb);
   EXPECT_FALSE(q.pending(sa, a));
   EXPECT_FALSE(q.cancel(sa, a));
