@@ -7,7 +7,8 @@
 //    "check_period_ms" (1000), "timeout_ms" (5000),
 //    "latency": <latency object of docs/scenario-format.md> (constant 0.5 ms),
 //    "loss": probability (0), "compact_streams": per-node streams on CompactRng (false)}
-// Prints one JSON line: events dispatched, wall seconds, events per wall second, peak RSS,
+// Prints one JSON line: events dispatched, wall seconds, events per wall second (and per CPU
+// second of the run, less sensitive to other load on the machine), peak RSS,
 // bytes per node (growth of the peak RSS over the run, divided by N), the peak number of
 // pending events and the bytes the event queue holds at the end; plus the run fingerprint and
 // suspicion count (0 in these workloads) so that two builds can be checked to run the same
@@ -94,6 +95,14 @@ class Ring {
   uint64_t suspicions_ = 0;
 };
 
+// User plus system CPU seconds of this process so far.
+double cpu_s() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
 long peak_rss_kib() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -142,6 +151,7 @@ int main(int argc, char** argv) {
 
   const long rss_before_kib = peak_rss_kib();
   const auto wall0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_s();
   Simulator sim;
   net::Hosts hosts(sim, size_t(p.nodes));
   net::NetworkConfig nc;
@@ -155,6 +165,7 @@ int main(int argc, char** argv) {
   sim.run_until(SimTime::zero() + Duration::from_seconds(p.horizon_s) - Duration::ns(1));
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double run_cpu_s = cpu_s() - cpu0;
   const long rss_kib = peak_rss_kib();
 
   nlohmann::json out = {
@@ -169,6 +180,8 @@ int main(int argc, char** argv) {
       {"rng_streams", network.streams_created()},
       {"wall_s", wall_s},
       {"events_per_wall_s", double(sim.events_dispatched()) / wall_s},
+      {"cpu_s", run_cpu_s},
+      {"events_per_cpu_s", double(sim.events_dispatched()) / run_cpu_s},
       {"peak_rss_kib", rss_kib},
       {"bytes_per_node", double(rss_kib - rss_before_kib) * 1024.0 / double(p.nodes)},
   };
