@@ -98,11 +98,17 @@ class EventQueue {
   // The earliest live event, or nullptr if there is none. May reorganise internals (never the
   // order); the pointer is valid until the next push/pop/cancel.
   [[gnu::always_inline]] const Entry* top() {
-    if (run_len_ > 0 && front_.empty()) {  // the common case: the next event of the bucket
+    if (run_len_ > 0) {  // the common case: both heads alive, no bucket to reach
       const Entry& e = run_[run_len_ - 1];
       if (!dead(e)) {
-        top_in_run_ = true;
-        return &e;
+        if (front_.empty() || earlier(e, front_[0])) {
+          top_in_run_ = true;
+          return &e;
+        }
+        if (!dead(front_[0])) {
+          top_in_run_ = false;
+          return &front_[0];
+        }
       }
     }
     return top_slow();
