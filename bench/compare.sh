@@ -6,7 +6,7 @@
 # workload (or says why there is none).
 # Usage: bench/compare.sh [BUILD_DIR]   (default build; needs BUILD_DIR/bench/ring_bench, a
 #        Release build: cmake --build build --target ring_bench)
-# Each figure is the best of REPS (default 3) runs; both programs time themselves in-process
+# Each figure is the best of REPS (default 5) runs; both programs time themselves in-process
 # (start-up excluded), so the ratio compares the event loops. Targets are judged on wall-clock
 # rates; rates per CPU second are printed beside them because on a loaded machine a process
 # spends much of its wall time waiting for a core. Only ratios from one invocation mean anything: these
@@ -37,7 +37,7 @@ best_of() {  # best_of FIELD "line1" "line2" ... -> the largest value of FIELD
   echo "$best"
 }
 
-runs=${REPS:-3}
+runs=${REPS:-5}
 floor_best() {  # floor_best N H -> "events best_ev_per_wall_s best_ev_per_cpu_s"
   local outs=() out
   for _ in $(seq "$runs"); do outs+=("$("$tmp/floor_ring" "$1" "$2")"); done
