@@ -1,12 +1,20 @@
-// The heartbeat-ring benchmark (shared/bench/README.md) through fdsim's real engine, hosts and
+// The heartbeat-ring benchmark (bench/README.md) through fdsim's real engine, hosts and
 // network layer, with a fixed-timeout heartbeat model.
 //
-// Usage: ring_bench SCENARIO.json [--nodes N] [--horizon-s H]
-// Prints one JSON line: events dispatched, wall seconds, events per wall second, peak RSS, and
-// bytes per node; plus the run fingerprint and suspicion count (0 in this workload) so that
-// two builds can be checked to run the same events.
+// Usage: ring_bench INPUT.json [--nodes N] [--horizon-s H]
+// INPUT is one of bench/inputs/*.json, this program's private format (not an fdsim scenario):
+//   {"name", "description", "nodes", "horizon_s", "heartbeat_period_ms" (1000),
+//    "check_period_ms" (1000), "timeout_ms" (5000),
+//    "latency": <latency object of docs/scenario-format.md> (constant 0.5 ms),
+//    "loss": probability (0), "compact_streams": per-node streams on CompactRng (false)}
+// Prints one JSON line: events dispatched, wall seconds, events per wall second (and per CPU
+// second of the run, less sensitive to other load on the machine), peak RSS,
+// bytes per node (growth of the peak RSS over the run, divided by N), the peak number of
+// pending events and the bytes the event queue holds at the end; plus the run fingerprint and
+// suspicion count (0 in these workloads) so that two builds can be checked to run the same
+// events.
 //
-// Event pattern per node and simulated second, as in limit_ring.cpp: one send (a node-bound
+// Event pattern per node and simulated second, as in floor/floor_ring.cpp: one send (a node-bound
 // timer that calls Network::send_unreliable), one delivery (the network's event, which stamps
 // the receiver's last-heard time), one check (a node-bound timer comparing the neighbour's
 // last-heard time with the timeout).
@@ -25,6 +33,7 @@
 #include "sim/net/hosts.h"
 #include "sim/net/latency.h"
 #include "sim/net/network.h"
+#include "sim/net/config.h"
 #include "sim/scenario/reader.h"
 
 namespace {
@@ -37,7 +46,9 @@ struct Params {
   Duration heartbeat_period = Duration::ms(1000);
   Duration check_period = Duration::ms(1000);
   Duration timeout = Duration::ms(5000);
-  double latency_ms = 0.5;
+  std::shared_ptr<const net::LatencyModel> latency;
+  double loss = 0;
+  bool compact_streams = false;
   std::string name;
 };
 
@@ -84,6 +95,14 @@ class Ring {
   uint64_t suspicions_ = 0;
 };
 
+// User plus system CPU seconds of this process so far.
+double cpu_s() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
 long peak_rss_kib() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -116,7 +135,11 @@ int main(int argc, char** argv) {
   p.heartbeat_period = r.duration_ms("heartbeat_period_ms", 1000, 0.001);
   p.check_period = r.duration_ms("check_period_ms", 1000, 0.001);
   p.timeout = r.duration_ms("timeout_ms", 5000, 0);
-  p.latency_ms = r.number("latency_ms", 0.5, 0);
+  r.object("latency", [&](scenario::ObjectReader& lr) {
+    p.latency = net::parse_latency_model(lr, "", 0.5);
+  });
+  p.loss = r.probability("loss", 0.0);
+  p.compact_streams = r.boolean("compact_streams", false);
   r.finish();
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
@@ -128,10 +151,13 @@ int main(int argc, char** argv) {
 
   const long rss_before_kib = peak_rss_kib();
   const auto wall0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_s();
   Simulator sim;
   net::Hosts hosts(sim, size_t(p.nodes));
   net::NetworkConfig nc;
-  nc.latency = net::constant_latency(p.latency_ms);
+  nc.latency = p.latency;
+  nc.loss = p.loss;
+  nc.compact_streams = p.compact_streams;
   RngFactory rng(1, 0);
   net::Network network(sim, hosts, rng, nc);
   Ring ring(sim, hosts, network, p);
@@ -139,6 +165,7 @@ int main(int argc, char** argv) {
   sim.run_until(SimTime::zero() + Duration::from_seconds(p.horizon_s) - Duration::ns(1));
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double run_cpu_s = cpu_s() - cpu0;
   const long rss_kib = peak_rss_kib();
 
   nlohmann::json out = {
@@ -149,8 +176,12 @@ int main(int argc, char** argv) {
       {"suspicions", ring.suspicions()},
       {"fingerprint", sim.fingerprint()},
       {"peak_queue", sim.peak_queue_size()},
+      {"queue_bytes_per_node", double(sim.queue_bytes()) / double(p.nodes)},
+      {"rng_streams", network.streams_created()},
       {"wall_s", wall_s},
       {"events_per_wall_s", double(sim.events_dispatched()) / wall_s},
+      {"cpu_s", run_cpu_s},
+      {"events_per_cpu_s", double(sim.events_dispatched()) / run_cpu_s},
       {"peak_rss_kib", rss_kib},
       {"bytes_per_node", double(rss_kib - rss_before_kib) * 1024.0 / double(p.nodes)},
   };

@@ -6,8 +6,9 @@
 //   scheduling, so events scheduled for the same instant run in the order they were scheduled.
 //   Nothing else (addresses, hashes, container order) ever influences the order.
 // - Time never goes backwards: scheduling in the past is a programmer error (aborts).
-// - cancel() is O(1): the slot is released and the heap entry becomes a tombstone that is
-//   skipped (not dispatched, not counted, not fingerprinted) when it reaches the top.
+// - cancel() is O(1): the event is marked dead and skipped (not dispatched, not counted, not
+//   fingerprinted); the pending set is EventQueue (event_queue.h), a bucketed calendar in front
+//   of a heap that yields exactly the (time, seq) order of a binary heap.
 // - Every dispatched event folds (time, kind name, node) into the run fingerprint, so two runs
 //   with the same fingerprint dispatched the same events at the same instants.
 // - There are no globals: several Simulator instances can live in one process and on different
@@ -19,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/engine/event_queue.h"
 #include "sim/engine/ids.h"
 #include "sim/engine/time.h"
 
@@ -61,9 +63,7 @@ class Simulator {
   }
   // Cancels a pending event; returns false if it already ran or was cancelled.
   bool cancel(EventId id);
-  bool pending(EventId id) const {
-    return id.valid() && id.slot < slots_.size() && slots_[id.slot].seq == id.seq;
-  }
+  bool pending(EventId id) const { return queue_.pending(id.slot, id.seq); }
 
   // Dispatches every event with time <= horizon (or until stop()), then sets now() = horizon
   // if the queue still holds later events or ran dry before it. Returns events dispatched.
@@ -77,8 +77,10 @@ class Simulator {
   SimTime next_event_time();
 
   uint64_t events_dispatched() const { return dispatched_; }
-  uint64_t events_scheduled() const { return next_seq_ - 1; }
-  size_t queue_size() const { return live_; }
+  uint64_t events_scheduled() const { return scheduled_; }
+  size_t queue_size() const { return queue_.size(); }
+  // Bytes held by the pending-event set (nodes, calendar, heaps), for memory reports.
+  size_t queue_bytes() const { return queue_.bytes(); }
   size_t peak_queue_size() const { return peak_live_; }
   uint64_t fingerprint() const { return fingerprint_; }
   const std::vector<KindCount>& kind_counts() const { return kinds_; }
@@ -94,40 +96,22 @@ class Simulator {
   }
 
  private:
-  struct HeapEntry {
-    int64_t time_ns;
-    uint64_t seq;
-    uint32_t slot;
-  };
-  struct Slot {
-    uint64_t seq = 0;  // 0 = free
-    EventKind kind = 0;
-    NodeId node = kNoNode;
+  struct Payload {
     Callback fn;
+    NodeId node = kNoNode;
+    EventKind kind = 0;
   };
   struct KindMeta {
     uint64_t name_hash;
   };
 
-  // The queue is a 4-ary min-heap on (time, seq) with hole-based sifting: shallower than a
-  // binary heap and cache-friendlier (four children share a cache line or two).
-  static bool earlier(const HeapEntry& a, const HeapEntry& b) {
-    return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.seq < b.seq;
-  }
-  void heap_push(HeapEntry e);
-  void sift_down(size_t hole, HeapEntry e);
-  void pop_top();
-  void drop_tombstones();
   bool dispatch_one(SimTime horizon);
 
   SimTime now_ = SimTime::zero();
-  uint64_t next_seq_ = 1;
-  std::vector<HeapEntry> heap_;
-  std::vector<Slot> slots_;
-  std::vector<uint32_t> free_slots_;
+  uint64_t scheduled_ = 0;
+  EventQueue<Payload> queue_;
   std::vector<KindCount> kinds_;
   std::vector<KindMeta> kind_meta_;
-  size_t live_ = 0;
   size_t peak_live_ = 0;
   uint64_t dispatched_ = 0;
   uint64_t fingerprint_ = 0xcbf29ce484222325ull;

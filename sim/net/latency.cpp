@@ -65,10 +65,22 @@ double normal_quantile(double p) {
   return x - u / (1 + x * u / 2);
 }
 
-class Constant final : public LatencyModel {
+// Both draw() overloads forward to the model's sample(), so a model draws the same way from
+// either engine.
+template <class Model>
+class Drawing : public LatencyModel {
+ public:
+  Duration draw(Rng& rng) const final { return static_cast<const Model*>(this)->sample(rng); }
+  Duration draw(CompactRng& rng) const final {
+    return static_cast<const Model*>(this)->sample(rng);
+  }
+};
+
+class Constant final : public Drawing<Constant> {
  public:
   explicit Constant(double ms) : ms_(ms), fixed_(to_duration(ms)) {}
-  Duration draw(Rng&) const override { return fixed_; }
+  template <class R>
+  Duration sample(R&) const { return fixed_; }
   double mean_ms() const override { return ms_; }
   double quantile_ms(double p) const override {
     check_p(p);
@@ -82,10 +94,11 @@ class Constant final : public LatencyModel {
   Duration fixed_;
 };
 
-class Uniform final : public LatencyModel {
+class Uniform final : public Drawing<Uniform> {
  public:
   Uniform(double lo, double hi) : lo_(lo), hi_(hi) {}
-  Duration draw(Rng& rng) const override {
+  template <class R>
+  Duration sample(R& rng) const {
     return to_duration(lo_ + (hi_ - lo_) * rng.uniform01());
   }
   double mean_ms() const override { return (lo_ + hi_) / 2; }
@@ -100,10 +113,11 @@ class Uniform final : public LatencyModel {
   double lo_, hi_;
 };
 
-class Exponential final : public LatencyModel {
+class Exponential final : public Drawing<Exponential> {
  public:
   Exponential(double min, double mean) : min_(min), scale_(mean - min) {}
-  Duration draw(Rng& rng) const override {
+  template <class R>
+  Duration sample(R& rng) const {
     return to_duration(min_ + rng.exponential(1.0 / scale_));
   }
   double mean_ms() const override { return min_ + scale_; }
@@ -117,11 +131,12 @@ class Exponential final : public LatencyModel {
   double min_, scale_;
 };
 
-class Lognormal final : public LatencyModel {
+class Lognormal final : public Drawing<Lognormal> {
  public:
   Lognormal(double min, double median, double sigma)
       : min_(min), mu_(std::log(median - min)), sigma_(sigma) {}
-  Duration draw(Rng& rng) const override { return to_duration(min_ + rng.lognormal(mu_, sigma_)); }
+  template <class R>
+  Duration sample(R& rng) const { return to_duration(min_ + rng.lognormal(mu_, sigma_)); }
   double mean_ms() const override { return min_ + std::exp(mu_ + sigma_ * sigma_ / 2); }
   double quantile_ms(double p) const override {
     check_p(p);
@@ -134,10 +149,11 @@ class Lognormal final : public LatencyModel {
   double min_, mu_, sigma_;
 };
 
-class Pareto final : public LatencyModel {
+class Pareto final : public Drawing<Pareto> {
  public:
   Pareto(double min, double alpha) : min_(min), alpha_(alpha) {}
-  Duration draw(Rng& rng) const override { return to_duration(rng.pareto(alpha_, min_)); }
+  template <class R>
+  Duration sample(R& rng) const { return to_duration(rng.pareto(alpha_, min_)); }
   double mean_ms() const override { return alpha_ * min_ / (alpha_ - 1); }
   double quantile_ms(double p) const override {
     check_p(p);
@@ -149,14 +165,15 @@ class Pareto final : public LatencyModel {
   double min_, alpha_;
 };
 
-class Empirical final : public LatencyModel {
+class Empirical final : public Drawing<Empirical> {
  public:
   explicit Empirical(std::vector<double> samples) : samples_(std::move(samples)) {
     sorted_ = samples_;
     std::sort(sorted_.begin(), sorted_.end());
     mean_ = std::accumulate(sorted_.begin(), sorted_.end(), 0.0) / double(sorted_.size());
   }
-  Duration draw(Rng& rng) const override {
+  template <class R>
+  Duration sample(R& rng) const {
     return to_duration(samples_[size_t(rng.uniform_int(0, int64_t(samples_.size()) - 1))]);
   }
   double mean_ms() const override { return mean_; }

@@ -22,6 +22,7 @@ class LatencyModel {
  public:
   virtual ~LatencyModel() = default;
   virtual Duration draw(Rng& rng) const = 0;
+  virtual Duration draw(CompactRng& rng) const = 0;  // the same law from a small-state stream
   virtual double mean_ms() const = 0;
   virtual double quantile_ms(double p) const = 0;  // p in (0, 1)
   virtual double min_ms() const = 0;

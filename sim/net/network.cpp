@@ -160,13 +160,28 @@ struct Network::Impl {
     return *p;
   }
 
+  // The same keys with the 12-byte engine (NetworkConfig::compact_streams).
+  CompactRng& compact(std::vector<std::optional<CompactRng>>& v, NodeId n, const char* purpose) {
+    if (v.empty()) v.resize(hosts.size());
+    std::optional<CompactRng>& p = v[n];
+    if (!p) {
+      p.emplace(rng.compact_stream(n, purpose));
+      ++streams;
+    }
+    return *p;
+  }
+
   bool lost(NodeId src, NodeId dst, const LinkParams& l) {
     const double p = loss(src, dst, l);
-    return p > 0 && stream(loss_rng, src, "net.loss").bernoulli(p);
+    if (!(p > 0)) return false;
+    return cfg.compact_streams ? compact(loss_compact, src, "net.loss").bernoulli(p)
+                               : stream(loss_rng, src, "net.loss").bernoulli(p);
   }
 
   Duration latency(NodeId src, NodeId dst, const LinkParams& l) {
-    Duration d = l.fixed ? l.fixed_latency : l.model->draw(stream(latency_rng, src, "net.latency"));
+    Duration d = l.fixed                ? l.fixed_latency
+                 : cfg.compact_streams ? l.model->draw(compact(latency_compact, src, "net.latency"))
+                                        : l.model->draw(stream(latency_rng, src, "net.latency"));
     for (const Spike& s : spikes)
       if (contains(s.from, src) && contains(s.to, dst)) d += s.extra;
     return d;
@@ -376,6 +391,7 @@ struct Network::Impl {
   std::vector<Spike> spikes;
   uint32_t next_handle = 1;
   std::vector<std::unique_ptr<Rng>> latency_rng, loss_rng;  // per sending node, lazily
+  std::vector<std::optional<CompactRng>> latency_compact, loss_compact;  // the same, compact
   size_t streams = 0;
   std::vector<Msg> msgs;
   std::vector<uint32_t> free_msgs;

@@ -41,7 +41,8 @@
 // Randomness: per sending node, streams "net.latency" and "net.loss", created on first use;
 // a deterministic latency model and a zero loss probability draw nothing, so a run with
 // constant latency and no loss creates no stream at all. Every one-way draw on the link
-// a -> b uses a's stream (a probe's refusal or answer uses dst's).
+// a -> b uses a's stream (a probe's refusal or answer uses dst's). The streams are Rng
+// (mt19937_64), or CompactRng when NetworkConfig::compact_streams is set.
 // Cost per message: one pooled slot and the engine event; no heap allocation beyond the
 // callback's own (std::function keeps captures of up to 16 bytes inline).
 
@@ -92,6 +93,10 @@ struct NetworkConfig {
   Duration retransmit_interval = Duration::ms(100);
   Duration reliable_give_up = Duration::s(60);
   std::vector<LinkOverride> overrides;  // first match wins
+  // Per-node streams with the 12-byte CompactRng engine instead of Rng's mt19937_64: the same
+  // keys, different draws; about 2 x 16 bytes per node instead of up to 2 x 2.5 KB per
+  // sending node. Off by default so that existing results reproduce bit for bit.
+  bool compact_streams = false;
 };
 
 class Network {
