@@ -40,18 +40,39 @@ void LoadSharingModel::reset_views(NodeId observer, bool initial) {
       arm_silence_timer(observer, k);
     else if (!silence_.empty())
       silence_[p]->disarm();
-    if (arm_.diagnosis == DiagnosisKind::oracle && world_.hosts.is_crashed(pref[k]))
+    if (arm_.is_oracle() && world_.hosts.is_crashed(pref[k]))
       recorder_.set(now, observer, k, true);
   }
 }
 
+Duration LoadSharingModel::extra_interval(NodeId n, const Broadcast& b) {
+  const Duration t_out = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index,
+                                          arm_.alpha, sender_allowance_[n]);
+  if (t_out >= kNever) return Duration::max();
+  const Duration margin = cfg_.send_margin.value_or(sender_allowance_[n]);
+  return std::max(t_out - margin, Duration::ms(1));
+}
+
 Duration LoadSharingModel::silence_limit(size_t p, const Broadcast& b) {
   Duration limit = Duration::max();
-  if (arm_.diagnosis == DiagnosisKind::fixed) {
+  if (arm_.diagnosis == DiagnosisKind::fixed || arm_.diagnosis == DiagnosisKind::fixed_periodic) {
     limit = arm_.timeout;
-  } else if (arm_.uses_hou_shin_timeout()) {
+  } else if (arm_.diagnosis == DiagnosisKind::hou_shin) {
+    // No extra broadcasts: the loss of the link enters the silence law (hou_shin_timeout.h).
+    limit = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
+                             pair_allowance_[p], pair_loss_[p]);
+  } else if (arm_.diagnosis == DiagnosisKind::hou_shin_extra) {
+    // Extra broadcasts: wait for k of them (loss_tolerance.h).
     limit = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
                              pair_allowance_[p]);
+    const uint32_t k = sender_k_[b.sender];
+    if (k > 1 && limit < kNever) {
+      const Duration interval = extra_interval(b.sender, b);
+      if (interval >= kNever || double(interval.count_ns()) * (k - 1) >= double(kNever.count_ns()))
+        limit = Duration::max();
+      else
+        limit = limit + interval * int64_t(k - 1);
+    }
   }
   return limit >= kNever ? Duration::max() : limit;
 }
@@ -60,6 +81,7 @@ void LoadSharingModel::arm_silence_timer(NodeId observer, size_t k) {
   if (silence_.empty()) return;
   const size_t p = pair(observer, k);
   const Duration limit = silence_limit(p, views_[p].last);
+  pair_limit_[p] = limit;
   // Suspect when the silence strictly exceeds the limit: the first instant after it.
   if (limit == Duration::max())
     silence_[p]->disarm();
@@ -72,7 +94,13 @@ void LoadSharingModel::on_silence(NodeId observer, size_t k) {
   if (silence_[pair(observer, k)]->armed()) return;
   if (recorder_.suspected(observer, k)) return;
   recorder_.set(sim_.now(), observer, k, true);
-  if (tracing()) trace(observer, "suspect", {{"target", graph_.preferred(observer)[k]}});
+  if (tracing()) {
+    const size_t p = pair(observer, k);
+    trace(observer, "suspect",
+          {{"target", graph_.preferred(observer)[k]},
+           {"limit_s", pair_limit_[p].seconds()},
+           {"silence_s", (sim_.now() - views_[p].received).seconds()}});
+  }
 }
 
 bool LoadSharingModel::suspected_now(NodeId observer, size_t k) {
@@ -113,17 +141,30 @@ void LoadSharingModel::broadcast(NodeId n, BroadcastKind kind) {
     counters_.broadcast_messages += obs.size();
     counters_.broadcast_bytes += uint64_t(obs.size()) * cfg_.broadcast_bytes;
   }
-  if (tracing())
-    trace(n, "broadcast",
-          {{"kind", broadcast_kind_name(kind)},
-           {"region", region_name(b.region)},
-           {"queue_length", b.queue_length}});
+  if (tracing()) {
+    nlohmann::json f = {{"broadcast_kind", broadcast_kind_name(kind)},
+                        {"region", region_name(b.region)},
+                        {"queue_length", b.queue_length},
+                        {"load", b.load},
+                        {"lambda_per_s", b.estimates.lambda_per_s},
+                        {"mu_per_s", b.estimates.mu_per_s},
+                        {"region_input_per_s",
+                         {b.estimates.region_input_per_s[0], b.estimates.region_input_per_s[1],
+                          b.estimates.region_input_per_s[2]}}};
+    // The T_out this broadcast implies, as the sender computes it (its largest allowance).
+    if (arm_.needs_t_out()) {
+      const Duration t_out = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index,
+                                              arm_.alpha, sender_allowance_[n]);
+      f["t_out_s"] = t_out >= kNever ? nlohmann::json() : nlohmann::json(t_out.seconds());
+    }
+    trace(n, "broadcast", f);
+  }
   for (size_t k = 0; k < obs.size(); ++k) {
     const NodeId to = obs[k];
     world_.net.send_unreliable(n, to, msg_broadcast_[size_t(kind)], cfg_.broadcast_bytes,
                                [this, to, k, b] { on_broadcast(to, k, b); });
   }
-  if (arm_.diagnosis == DiagnosisKind::hou_shin_extra) arm_extra_broadcast(n);
+  if (arm_.sends_extra()) arm_extra_broadcast(n);
 }
 
 void LoadSharingModel::arm_extra_broadcast(NodeId n) {
@@ -131,16 +172,28 @@ void LoadSharingModel::arm_extra_broadcast(NodeId n) {
   if (node.extra_timer.valid()) sim_.cancel(node.extra_timer);
   node.extra_timer = {};
   const uint64_t generation = ++node.extra_generation;
-  const Duration t_out = hou_shin_timeout(timeouts_, node.last_sent, cfg_.thresholds,
-                                          cfg_.load_index, arm_.alpha, sender_allowance_[n]);
-  if (t_out >= kNever) return;
-  const Duration margin = cfg_.send_margin.value_or(sender_allowance_[n]);
-  const Duration wait = std::max(t_out - margin, Duration::ms(1));
+  // The next broadcast is due within the smallest interval promised by the last k broadcasts
+  // (k = 1 without loss: the interval of the last one, section H).
+  node.promises.push_back(extra_interval(n, node.last_sent));
+  while (node.promises.size() > sender_k_[n]) node.promises.erase(node.promises.begin());
+  const Duration wait = *std::min_element(node.promises.begin(), node.promises.end());
+  if (wait >= kNever) return;
   const SimTime at = std::max(node.last_sent.send_time + wait, sim_.now());
   node.extra_timer = world_.hosts.schedule_at(n, at, kind_extra_, [this, n, generation] {
     if (nodes_[n].extra_generation != generation) return;
     nodes_[n].extra_timer = {};
     broadcast(n, BroadcastKind::extra);
+  });
+}
+
+void LoadSharingModel::arm_periodic_broadcast(NodeId n) {
+  // The heartbeat of fixed_periodic: every period from the start (or the recovery), whatever
+  // else the node broadcasts. Node-bound: dropped with the incarnation at a crash.
+  const uint64_t generation = nodes_[n].periodic_generation;
+  world_.hosts.schedule_after(n, arm_.period, kind_periodic_, [this, n, generation] {
+    if (nodes_[n].periodic_generation != generation) return;
+    broadcast(n, BroadcastKind::periodic);
+    arm_periodic_broadcast(n);
   });
 }
 
@@ -153,6 +206,7 @@ void LoadSharingModel::on_broadcast(NodeId observer, size_t k, const Broadcast& 
   v.known = true;
   switch (arm_.diagnosis) {
     case DiagnosisKind::fixed:
+    case DiagnosisKind::fixed_periodic:
     case DiagnosisKind::hou_shin:
     case DiagnosisKind::hou_shin_extra:
       if (recorder_.suspected(observer, k)) {
@@ -163,6 +217,7 @@ void LoadSharingModel::on_broadcast(NodeId observer, size_t k, const Broadcast& 
       break;
     case DiagnosisKind::none:
     case DiagnosisKind::oracle:
+    case DiagnosisKind::oracle_extra:
     case DiagnosisKind::geode_ring:
       break;
   }

@@ -99,6 +99,10 @@ class LoadSharingModel : public Model, private net::HostListener {
     EventId extra_timer;
     uint64_t extra_generation =
         0;  // a replayed (post-pause) extra timer of an older arming is void
+    // Extra-broadcast intervals promised by the last k broadcasts (newest last): the next
+    // broadcast is due within the smallest of them (loss tolerance, loss_tolerance.h).
+    std::vector<Duration> promises;
+    uint64_t periodic_generation = 0;  // fixed_periodic: the heartbeat of this incarnation
     // Little's law bookkeeping (from the warm-up on).
     size_t ql_last = 0;
     SimTime ql_since;
@@ -121,6 +125,7 @@ class LoadSharingModel : public Model, private net::HostListener {
   struct Counters {
     uint64_t guarantee_failures = 0;
     uint64_t unplaced_no_receiver = 0;
+    uint64_t unplaced_too_late = 0;
     uint64_t unguaranteed_runs = 0;
     uint64_t transfers_attempted = 0;
     uint64_t transfers_to_dead = 0;
@@ -143,7 +148,8 @@ class LoadSharingModel : public Model, private net::HostListener {
   void enqueue(NodeId n, Task t, bool background);
   void start_service(NodeId n);
   void on_completion(NodeId n);
-  std::optional<NodeId> choose_receiver(NodeId n, const Task& t);
+  std::optional<NodeId> choose_receiver(NodeId n, const Task& t, bool* too_late);
+  bool cannot_finish(const Task& t, SimTime now) const;
   void transfer(NodeId from, NodeId to, Task t);
   void on_transfer_arrival(NodeId dst, uint64_t task_id);
   void on_transfer_given_up(uint64_t task_id);
@@ -156,6 +162,8 @@ class LoadSharingModel : public Model, private net::HostListener {
   void reset_views(NodeId observer, bool initial);
   void broadcast(NodeId n, BroadcastKind kind);
   void arm_extra_broadcast(NodeId n);
+  Duration extra_interval(NodeId n, const Broadcast& b);
+  void arm_periodic_broadcast(NodeId n);
   void on_broadcast(NodeId observer, size_t k, const Broadcast& b);
   void arm_silence_timer(NodeId observer, size_t k);
   void on_silence(NodeId observer, size_t k);
@@ -187,13 +195,17 @@ class LoadSharingModel : public Model, private net::HostListener {
   std::vector<Duration> pair_allowance_;            // per pair: link target -> observer
   std::vector<Duration> pair_min_delay_;            // per pair: minimum latency of that link
   std::vector<Duration> sender_allowance_;          // per node: max over its observers' links
+  std::vector<Duration> transfer_min_delay_;        // per pair: minimum latency observer -> k
+  std::vector<double> pair_loss_;                   // per pair: loss allowance of link k -> obs
+  std::vector<uint32_t> sender_k_;                  // per node: broadcasts an observer may miss
+  std::vector<Duration> pair_limit_;                // per pair: the silence limit now armed
   std::map<uint64_t, InFlight> in_flight_;          // transfers by task id
   Counters counters_;
   uint64_t next_task_id_ = 1;
   bool finished_ = false;
 
   EventKind kind_arrival_, kind_deferred_arrival_, kind_complete_, kind_silence_, kind_suspect_,
-      kind_extra_, kind_transfer_guard_, kind_poll_;
+      kind_extra_, kind_transfer_guard_, kind_poll_, kind_periodic_;
   net::MsgType msg_broadcast_[kBroadcastKindCount];
   net::MsgType msg_transfer_;
 };

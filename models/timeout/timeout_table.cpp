@@ -1,5 +1,7 @@
 #include "models/timeout/timeout_table.h"
 
+#include "models/timeout/spectral_exit.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -71,9 +73,18 @@ double TimeoutTable::quantile_s(const ExitChain& chain, int64_t s0, double alpha
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
   const ExitChain c = rounded(chain);
-  const double q = exit_quantile(c, s0, alpha);
+  const double q = spectral_quantile(c, s0, alpha);
   cache_.emplace(key, q);
   return q;
+}
+
+Duration TimeoutTable::to_t_out(double q_s, Duration allowance) const {
+  const double q_ns = std::ceil(q_s * 1e9);
+  const double headroom_ns =
+      static_cast<double>(Duration::max().count_ns() - allowance.count_ns());
+  // Compare in double with a margin: anything near the int64 range is "never" anyway.
+  if (!(q_ns < headroom_ns * 0.999)) return Duration::max();
+  return Duration::ns(static_cast<int64_t>(q_ns)) + allowance;
 }
 
 Duration TimeoutTable::t_out(const ExitChain& chain, int64_t s0, double alpha,
@@ -83,13 +94,39 @@ Duration TimeoutTable::t_out(const ExitChain& chain, int64_t s0, double alpha,
                  to_string(allowance).c_str(), describe(chain).c_str());
     std::abort();
   }
-  const double q_s = quantile_s(chain, s0, alpha);
-  const double q_ns = std::ceil(q_s * 1e9);
-  const double headroom_ns =
-      static_cast<double>(Duration::max().count_ns() - allowance.count_ns());
-  // Compare in double with a margin: anything near the int64 range is "never" anyway.
-  if (!(q_ns < headroom_ns * 0.999)) return Duration::max();
-  return Duration::ns(static_cast<int64_t>(q_ns)) + allowance;
+  return to_t_out(quantile_s(chain, s0, alpha), allowance);
+}
+
+double TimeoutTable::quantile_s(const SilenceChain& chain, int64_t s0, double alpha) {
+  if (chain.loss == 0) return quantile_s(region_chain_of(chain, s0), s0, alpha);
+  validate(chain);
+  const LossyKey key{chain.th_u,
+                     chain.th_f,
+                     s0,
+                     round_4_significant(chain.lambda[0]),
+                     round_4_significant(chain.lambda[1]),
+                     round_4_significant(chain.lambda[2]),
+                     round_4_significant(chain.mu),
+                     std::bit_cast<uint64_t>(chain.loss),
+                     std::bit_cast<uint64_t>(alpha)};
+  auto it = lossy_cache_.find(key);
+  if (it != lossy_cache_.end()) return it->second;
+  SilenceChain c = chain;
+  c.lambda = {key.lambda_u.value(), key.lambda_m.value(), key.lambda_o.value()};
+  c.mu = key.mu.value();
+  const double q = silence_quantile(c, s0, alpha);
+  lossy_cache_.emplace(key, q);
+  return q;
+}
+
+Duration TimeoutTable::t_out(const SilenceChain& chain, int64_t s0, double alpha,
+                             Duration allowance) {
+  if (allowance < Duration::zero()) {
+    std::fprintf(stderr, "fdsim: internal error: negative delay allowance %s\n",
+                 to_string(allowance).c_str());
+    std::abort();
+  }
+  return to_t_out(quantile_s(chain, s0, alpha), allowance);
 }
 
 }  // namespace fdsim::timeout

@@ -140,5 +140,19 @@ TEST(NeverSuspectingArms, GiveIdenticalResultsWithoutCrashesOrLoss) {
   EXPECT_EQ(run_quiet(arms, 2).dump(), none.dump());
 }
 
+// Over constant links without loss, hou_shin_extra never suspects a healthy node
+// (false_suspicion_rate_test.cpp): its results are then those of oracle_extra, which differs
+// from it only in diagnosis. (Before issue 13 there was no arm with hou_shin_extra's broadcasts
+// and another diagnosis.)
+TEST(NeverSuspectingArms, HouShinExtraEqualsOracleExtraWithoutCrashesOrLoss) {
+  const json arms = json::parse(R"([
+    {"name": "hx", "diagnosis": "hou_shin_extra", "alpha": 0.05},
+    {"name": "ox", "diagnosis": "oracle_extra", "alpha": 0.05}])");
+  const json hx = run_quiet(arms, 0);
+  EXPECT_GT(hx["broadcasts_extra_count"].get<uint64_t>(), 100u);
+  EXPECT_EQ(hx["suspicions_count"].get<uint64_t>(), 0u);
+  EXPECT_EQ(run_quiet(arms, 1).dump(), hx.dump());
+}
+
 }  // namespace
 }  // namespace fdsim::loadsharing

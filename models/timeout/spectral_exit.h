@@ -1,0 +1,60 @@
+#pragma once
+// The exit-time law of a birth-death region (exit_chain.h) as a sum of exponentials: the fast
+// path behind TimeoutTable (T_out is computed for almost every broadcast).
+//
+// Contract: for a tridiagonal sub-generator Q whose off-diagonal pairs Q(i,i+1), Q(i+1,i) are
+// both > 0, D Q D^-1 is symmetric for the diagonal D with D(i+1)/D(i) = sqrt(Q(i,i+1) /
+// Q(i+1,i)); its eigendecomposition V diag(l) V' (all l < 0 when the exit is reachable) gives
+//   S(t | s0) = sum_k c_k exp(l_k t),  c_k = V(s0,k) / D(s0) * sum_j V(j,k) D(j),
+// and the density f(t) = -sum_k c_k l_k exp(l_k t). One decomposition per chain serves every
+// start state and every t. quantile(s0, alpha) = inf { t : S(t) <= alpha } by Newton's method
+// inside a bracket kept by bisection; the returned t is the upper end of a final bracket of
+// relative width <= 1e-12, with S(t) <= alpha as evaluated here (the same convention as
+// exit_quantile, whose uniformization result it matches to about 1e-10 relative: tested).
+// Rounding: the series is evaluated in double; its absolute error is about 1e-15 sum_k |c_k|,
+// which is what tests compare against the uniformization of exit_chain.h.
+//
+// When the spectral form does not apply (a zero rate decouples the chain, the exit is
+// unreachable, or the scaling D over- or underflows), usable() is false and callers use
+// exit_quantile / survival of exit_chain.h instead (spectral_quantile does so itself).
+
+#include <cstdint>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "models/timeout/exit_chain.h"
+
+namespace fdsim::timeout {
+
+class SpectralExit {
+ public:
+  // From a tridiagonal sub-generator given by its diagonals: diag(i) = Q(i,i), upper(i) =
+  // Q(i,i+1), lower(i) = Q(i+1,i) (upper and lower have n-1 entries).
+  SpectralExit(const Eigen::VectorXd& diag, const Eigen::VectorXd& upper,
+               const Eigen::VectorXd& lower);
+  explicit SpectralExit(const ExitChain& c);
+
+  bool usable() const { return usable_; }
+  Eigen::Index states() const { return n_; }
+  // State index i (0-based, i.e. s0 - lo for an ExitChain).
+  double survival(Eigen::Index i, double t_s) const;
+  double density(Eigen::Index i, double t_s) const;
+  // +infinity if S never reaches alpha within 1e18 / (largest rate) seconds.
+  double quantile(Eigen::Index i, double alpha) const;
+
+ private:
+  void coefficients(Eigen::Index i, Eigen::VectorXd* c) const;
+
+  Eigen::Index n_ = 0;
+  bool usable_ = false;
+  Eigen::VectorXd eig_;      // l_k (ascending: the slowest mode is last)
+  Eigen::MatrixXd left_;     // left_(i, k) = V(i,k) / D(i)
+  Eigen::VectorXd right_;    // right_(k) = sum_j V(j,k) D(j)
+  double max_rate_ = 0;
+};
+
+// exit_quantile(c, s0, alpha) through SpectralExit when usable, else through exit_quantile.
+double spectral_quantile(const ExitChain& c, int64_t s0, double alpha);
+
+}  // namespace fdsim::timeout
