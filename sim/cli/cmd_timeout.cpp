@@ -15,6 +15,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -48,10 +49,11 @@ double rate_or(double specific, double fallback) { return specific >= 0 ? specif
 std::vector<std::string> check(const TimeoutArgs& a) {
   std::vector<std::string> p;
   auto bad = [&](const std::string& what) { p.push_back("fdsim timeout: " + what); };
-  for (auto [name, v] : {std::pair<const char*, double>{"--lambda", a.lambda},
-                         {"--lambda-u", a.lambda_u},
-                         {"--lambda-m", a.lambda_m},
-                         {"--lambda-o", a.lambda_o}})
+  const std::pair<const char*, double> rates[] = {{"--lambda", a.lambda},
+                                                   {"--lambda-u", a.lambda_u},
+                                                   {"--lambda-m", a.lambda_m},
+                                                   {"--lambda-o", a.lambda_o}};
+  for (const auto& [name, v] : rates)
     if (!std::isfinite(v) || (v < 0 && std::string(name) == "--lambda"))
       bad(std::string(name) + ": expected a finite rate >= 0, got " + std::to_string(v));
   if (!(a.mu > 0) || !std::isfinite(a.mu))
