@@ -20,9 +20,22 @@ std::string trim(const std::string& s) {
 std::vector<double> load_delay_samples_ms(const std::string& path, std::string& error) {
   error.clear();
   std::vector<double> out;
+  // Only a regular file of bounded size is read: a FIFO would block forever and a device such
+  // as /dev/zero never ends.
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) {
     error = path + ": is a directory, not a file";
+    return {};
+  }
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    error = path + ": is not a regular file";
+    return {};
+  }
+  if (!ec && std::filesystem::exists(status) &&
+      std::filesystem::file_size(path, ec) > kMaxDelaySamplesFileBytes) {
+    error = path + ": larger than the limit of " + std::to_string(kMaxDelaySamplesFileBytes) +
+            " bytes for a delay samples file";
     return {};
   }
   std::ifstream in(path);
@@ -42,9 +55,11 @@ std::vector<double> load_delay_samples_ms(const std::string& path, std::string& 
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
     if (end == text.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < 0) {
-      std::string shown = text.size() > 40 ? text.substr(0, 37) + "..." : text;
-      error = path + ":" + std::to_string(line_no) + ": expected a delay in ms >= 0, got \"" +
-              shown + "\"";
+      // The offending text is not echoed: the path may name any file, and its contents are
+      // not ours to print.
+      error = path + ":" + std::to_string(line_no) +
+              ": expected one finite delay in ms >= 0 per line (optionally followed by a # "
+              "comment)";
       return {};
     }
     out.push_back(v);
