@@ -115,23 +115,23 @@ nlohmann::json SuspicionRecorder::metrics() const {
   // Undefined (no pair was up in the window): null, left out of sweep means.
   m["live_suspected_ratio"] =
       pair_up_s_ > 0 ? nlohmann::json(live_suspected_s_ / pair_up_s_) : nlohmann::json();
+  // Undefined (no sample; S above 0.5 throughout for the median): null.
+  auto defined = [](double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); };
   m["crashes_count"] = crashes_;
   m["detections_count"] = d.size();
   m["detections_never_count"] = never_detected_;
   m["detections_abandoned_count"] = abandoned_;
   m["already_suspected_at_crash_count"] = already_suspected_;
   m["undetected_before_repair_count"] = undetected_before_repair_;
-  // Undefined (no crash pair, or S above 0.5 throughout): null.
-  auto defined = [](double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); };
   const KaplanMeier km(detection_s_, censored_s_);
   for (int x : {1, 2, 5, 10, 20, 30})
     m["detected_within_" + std::to_string(x) + "_s_ratio"] = defined(km.cdf(double(x)));
   m["detection_time_km_median_s"] = defined(km.median());
-  m["detection_time_mean_s"] = mean_of(d);
-  m["detection_time_p50_s"] = quantile_sorted(d, 0.5);
-  m["detection_time_p90_s"] = quantile_sorted(d, 0.9);
-  m["detection_time_p99_s"] = quantile_sorted(d, 0.99);
-  m["detection_time_max_s"] = d.empty() ? quantile_sorted(d, 1.0) : d.back();
+  m["detection_time_mean_s"] = defined(mean_of(d));
+  m["detection_time_p50_s"] = defined(quantile_sorted(d, 0.5));
+  m["detection_time_p90_s"] = defined(quantile_sorted(d, 0.9));
+  m["detection_time_p99_s"] = defined(quantile_sorted(d, 0.99));
+  m["detection_time_max_s"] = d.empty() ? nlohmann::json() : nlohmann::json(d.back());
   return m;
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "models/timeout/spectral_exit.h"
+#include "models/timeout/uniformization.h"
 
 namespace fdsim::timeout {
 
@@ -40,6 +41,40 @@ void diagonals(const SilenceChain& c, Eigen::VectorXd* d, Eigen::VectorXd* up,
   }
 }
 
+Eigen::MatrixXd dense(const Eigen::VectorXd& d, const Eigen::VectorXd& up,
+                      const Eigen::VectorXd& lo) {
+  Eigen::MatrixXd q = d.asDiagonal();
+  for (Eigen::Index i = 0; i + 1 < d.size(); ++i) {
+    q(i, i + 1) = up(i);
+    q(i + 1, i) = lo(i);
+  }
+  return q;
+}
+
+// The slow, always accurate path (uniformization.h): survival, and the quantile by doubling
+// then bisection to 1e-12 relative (upper end of the bracket).
+double uniformized_survival(UniformizedExp& u, int64_t s0, double t) {
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(u.states()));
+  return u.apply(ones, t)(static_cast<Eigen::Index>(s0));
+}
+
+double uniformized_quantile(UniformizedExp& u, int64_t s0, double alpha) {
+  double a = 0, b = u.step();
+  while (uniformized_survival(u, s0, b) > alpha) {
+    a = b;
+    b *= 2;
+    if (b * u.uniformization_rate() > 1e18) return std::numeric_limits<double>::infinity();
+  }
+  while (b - a > 1e-12 * b) {
+    const double m = 0.5 * (a + b);
+    if (uniformized_survival(u, s0, m) > alpha)
+      a = m;
+    else
+      b = m;
+  }
+  return b;
+}
+
 }  // namespace
 
 void validate(const SilenceChain& c) {
@@ -69,8 +104,9 @@ double silence_survival(const SilenceChain& c, int64_t s0, double t_s) {
   Eigen::VectorXd d, up, lo;
   diagonals(c, &d, &up, &lo);
   const SpectralExit e(d, up, lo);
-  if (!e.usable()) fail(c, "a zero rate: the lossy silence chain is not supported");
-  return e.survival(static_cast<Eigen::Index>(s0), t_s);
+  if (e.accurate(static_cast<Eigen::Index>(s0))) return e.survival(static_cast<Eigen::Index>(s0), t_s);
+  UniformizedExp u(dense(d, up, lo));
+  return uniformized_survival(u, s0, t_s);
 }
 
 double silence_quantile(const SilenceChain& c, int64_t s0, double alpha) {
@@ -79,9 +115,9 @@ double silence_quantile(const SilenceChain& c, int64_t s0, double alpha) {
   Eigen::VectorXd d, up, lo;
   diagonals(c, &d, &up, &lo);
   const SpectralExit e(d, up, lo);
-  // A zero rate decouples the chain; the lossless region law is then the best we have.
-  if (!e.usable()) return spectral_quantile(r, s0, alpha);
-  return e.quantile(static_cast<Eigen::Index>(s0), alpha);
+  if (e.accurate(static_cast<Eigen::Index>(s0))) return e.quantile(static_cast<Eigen::Index>(s0), alpha);
+  UniformizedExp u(dense(d, up, lo));
+  return uniformized_quantile(u, s0, alpha);
 }
 
 }  // namespace fdsim::timeout

@@ -19,6 +19,7 @@ namespace {
 
 constexpr double kRelWidth = 1e-12;
 
+
 }  // namespace
 
 SpectralExit::SpectralExit(const ExitChain& c) {
@@ -49,6 +50,8 @@ SpectralExit::SpectralExit(const Eigen::VectorXd& diag, const Eigen::VectorXd& u
     sub(i) = std::sqrt(upper(i) * lower(i));
   }
   if (!scale.allFinite() || scale.minCoeff() <= 1e-150 || scale.maxCoeff() >= 1e150) return;
+  scale_ = scale;
+  max_scale_ = scale.maxCoeff();
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es;
   es.computeFromTridiagonal(diag, sub, Eigen::ComputeEigenvectors);
   if (es.info() != Eigen::Success) return;
@@ -131,10 +134,14 @@ double SpectralExit::quantile(Eigen::Index i, double alpha) const {
   return b;
 }
 
+bool SpectralExit::accurate(Eigen::Index i) const {
+  return usable_ && i >= 0 && i < n_ && max_scale_ / scale_(i) <= kMaxAmplification;
+}
+
 double spectral_quantile(const ExitChain& c, int64_t s0, double alpha) {
   if (!exit_reachable(c, s0)) return exit_quantile(c, s0, alpha);  // +infinity
   const SpectralExit s(c);
-  if (!s.usable()) return exit_quantile(c, s0, alpha);
+  if (!s.accurate(static_cast<Eigen::Index>(s0 - c.lo))) return exit_quantile(c, s0, alpha);
   return s.quantile(static_cast<Eigen::Index>(s0 - c.lo), alpha);
 }
 

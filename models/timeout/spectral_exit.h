@@ -14,9 +14,15 @@
 // Rounding: the series is evaluated in double; its absolute error is about 1e-15 sum_k |c_k|,
 // which is what tests compare against the uniformization of exit_chain.h.
 //
+// Accuracy: since |V(j,k)| <= 1, sum_k |c_k| <= n max(D) / D(s0), so the rounding error of the
+// sum is about 1e-16 n max(D) / D(s0): small from the states where D is largest (the bottom of
+// a region when lambda < mu, where broadcasts usually leave the chain), large from the others
+// (e.g. the bottom of the top region when lambda > mu: (lambda / mu)^20). accurate(i) requires
+// max(D) / D(i) <= 1e4 (error below about 1e-10).
 // When the spectral form does not apply (a zero rate decouples the chain, the exit is
-// unreachable, or the scaling D over- or underflows), usable() is false and callers use
-// exit_quantile / survival of exit_chain.h instead (spectral_quantile does so itself).
+// unreachable, the scaling over- or underflows) usable() is false; when it is not accurate from
+// the start state, callers use the uniformization of exit_chain.h instead (spectral_quantile
+// does so itself).
 
 #include <cstdint>
 #include <vector>
@@ -36,6 +42,8 @@ class SpectralExit {
   explicit SpectralExit(const ExitChain& c);
 
   bool usable() const { return usable_; }
+  bool accurate(Eigen::Index i) const;
+  static constexpr double kMaxAmplification = 1e4;
   Eigen::Index states() const { return n_; }
   // State index i (0-based, i.e. s0 - lo for an ExitChain).
   double survival(Eigen::Index i, double t_s) const;
@@ -52,6 +60,8 @@ class SpectralExit {
   Eigen::MatrixXd left_;     // left_(i, k) = V(i,k) / D(i)
   Eigen::VectorXd right_;    // right_(k) = sum_j V(j,k) D(j)
   double max_rate_ = 0;
+  Eigen::VectorXd scale_;  // D
+  double max_scale_ = 0;
 };
 
 // exit_quantile(c, s0, alpha) through SpectralExit when usable, else through exit_quantile.

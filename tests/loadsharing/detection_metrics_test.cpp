@@ -71,7 +71,7 @@ TEST(SuspicionRecorder, HandBuiltSequence_UnbiasedDetectionMetrics) {
   r.finish(at_s(100));
   const nlohmann::json m = r.metrics();
 
-  EXPECT_EQ(m["crashes_count"], 5);
+  EXPECT_EQ(m["crashes_count"], 4);
   EXPECT_EQ(m["already_suspected_at_crash_count"], 1);
   EXPECT_EQ(m["detections_count"], 2);
   EXPECT_DOUBLE_EQ(m["detection_time_mean_s"].get<double>(), (3.0 + 1.5) / 2);

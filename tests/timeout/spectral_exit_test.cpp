@@ -24,7 +24,7 @@ std::vector<std::pair<ExitChain, int64_t>> chains() {
       {top_region_chain(4, 0.8, 1.0), 5},     {top_region_chain(4, 0.95, 1.0), 7},
       {top_region_chain(4, 0.99, 1.0), 5},    {region_chain(2, 4, 40.0, 50.0), 2},
       {top_region_chain(4, 400.0, 500.0), 5}, {region_chain(1, 3, 0.05, 2.0), 2},
-      {region_chain(0, 1, 1e-3, 1.0), 1},     {top_region_chain(2, 3.0, 1.0), 3},
+      {region_chain(0, 1, 1e-3, 1.0), 1},     {top_region_chain(4, 0.6, 1.0), 20},
   };
 }
 
@@ -32,6 +32,7 @@ TEST(SpectralExit, SurvivalMatchesUniformization_To1e10) {
   for (const auto& [chain, s0] : chains()) {
     const SpectralExit e(chain);
     ASSERT_TRUE(e.usable()) << describe(chain);
+    if (!e.accurate(s0 - chain.lo)) continue;  // tested below: the fallback
     for (double t : {0.0, 0.01, 0.3, 1.0, 5.0, 10.0, 37.5, 200.0}) {
       EXPECT_NEAR(e.survival(s0 - chain.lo, t), survival(chain, s0, t), 1e-10)
           << describe(chain) << " s0 " << s0 << " t " << t;
@@ -59,6 +60,22 @@ TEST(SpectralExit, SpecSectionFTable_ThroughTheTimeoutTable) {
   EXPECT_NEAR(table.quantile_s(region_chain(0, 1, 0.8, 1.0), 1, 0.01), 15.6533, 1e-4 * 15.6533);
   EXPECT_NEAR(table.quantile_s(region_chain(2, 4, 0.8, 1.0), 2, 0.05), 5.1013, 1e-4 * 5.1013);
   EXPECT_NEAR(table.quantile_s(region_chain(2, 4, 0.8, 1.0), 2, 0.01), 8.1087, 1e-4 * 8.1087);
+}
+
+// lambda > mu in the top region: from its bottom, the sum of exponentials would lose about
+// (lambda / mu)^20 * 1e-16 to cancellation; spectral_quantile uses uniformization there.
+TEST(SpectralExit, IllConditionedStartStates_FallBackToUniformization) {
+  const ExitChain c = top_region_chain(2, 3.0, 1.0);
+  const SpectralExit e(c);
+  EXPECT_TRUE(e.usable());
+  EXPECT_FALSE(e.accurate(0));
+  EXPECT_TRUE(e.accurate(40));  // the top state has the largest scale
+  EXPECT_DOUBLE_EQ(spectral_quantile(c, 3, 0.05), exit_quantile(c, 3, 0.05));
+  // From the top of {5..45} with lambda = 0.6 (decreasing scale) the spread is (1/0.6)^20: the
+  // bottom is accurate, the top is not.
+  const SpectralExit low(top_region_chain(4, 0.6, 1.0));
+  EXPECT_TRUE(low.accurate(0));
+  EXPECT_FALSE(low.accurate(40));
 }
 
 TEST(SpectralExit, DecoupledOrUnreachableChains_FallBack) {
