@@ -12,9 +12,15 @@
 //   crashes (common random numbers). Everything that differs (transfers, broadcasts, suspicions)
 //   is a consequence of the diagnosis. (Latency and loss draws are per sending node in the
 //   order of its sends, so they stay aligned only until the arms' message sequences diverge.)
+// - Task semantics (issue 13): with known execution times a task whose execution time exceeds
+//   its relative deadline fails at arrival (infeasible) and is never queued or transferred.
+//   Under late_tasks = abort (default) a task that can no longer meet its deadline is never
+//   started (removed as expired when it reaches the head of the queue) and a task running at
+//   its deadline is aborted there; late_tasks = finish runs every task to completion.
 // - Protocol (sections B-E, H): the guarantee test at arrival and at receipt of a transfer; a
 //   task not guaranteed goes to the first buddy of the preferred list that is not suspected,
-//   last reported U, and is neither the task's origin nor the node it came from; at most
+//   last reported U, is neither the task's origin nor the node it came from, and where the
+//   task could still meet its deadline after the link's minimum delay; at most
 //   max_hops transfers; a task neither guaranteed nor transferred follows the `unplaced` policy
 //   (background by default: behind every guaranteed task). Region changes are broadcast over
 //   unreliable datagrams to the node's observers (buddies.h). Transfers use the reliable
