@@ -103,8 +103,8 @@ double silence_survival(const SilenceChain& c, int64_t s0, double t_s) {
   if (c.loss == 0) return survival(r, s0, t_s);
   Eigen::VectorXd d, up, lo;
   diagonals(c, &d, &up, &lo);
-  const SpectralExit e(d, up, lo);
-  if (e.accurate(static_cast<Eigen::Index>(s0))) return e.survival(static_cast<Eigen::Index>(s0), t_s);
+  const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0));
+  if (e.accurate()) return e.survival(t_s);
   UniformizedExp u(dense(d, up, lo));
   return uniformized_survival(u, s0, t_s);
 }
@@ -114,8 +114,8 @@ double silence_quantile(const SilenceChain& c, int64_t s0, double alpha) {
   if (c.loss == 0) return spectral_quantile(r, s0, alpha);
   Eigen::VectorXd d, up, lo;
   diagonals(c, &d, &up, &lo);
-  const SpectralExit e(d, up, lo);
-  if (e.accurate(static_cast<Eigen::Index>(s0))) return e.quantile(static_cast<Eigen::Index>(s0), alpha);
+  const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0));
+  if (e.accurate()) return e.quantile(alpha);
   UniformizedExp u(dense(d, up, lo));
   return uniformized_quantile(u, s0, alpha);
 }

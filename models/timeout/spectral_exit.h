@@ -6,8 +6,11 @@
 // both > 0, D Q D^-1 is symmetric for the diagonal D with D(i+1)/D(i) = sqrt(Q(i,i+1) /
 // Q(i+1,i)); its eigendecomposition V diag(l) V' (all l < 0 when the exit is reachable) gives
 //   S(t | s0) = sum_k c_k exp(l_k t),  c_k = V(s0,k) / D(s0) * sum_j V(j,k) D(j),
-// and the density f(t) = -sum_k c_k l_k exp(l_k t). One decomposition per chain serves every
-// start state and every t. quantile(s0, alpha) = inf { t : S(t) <= alpha } by Newton's method
+// and the density f(t) = -sum_k c_k l_k exp(l_k t). The decomposition is the implicit QL
+// algorithm with Wilkinson shifts (Numerical Recipes' tqli) in which the Givens rotations are
+// applied only to the two vectors the coefficients need (row s0 of V and V' D 1), not to the
+// whole eigenvector matrix: O(n^2) per start state instead of O(n^3). One object serves one
+// start state and every t and alpha. quantile(s0, alpha) = inf { t : S(t) <= alpha } by Newton's method
 // inside a bracket kept by bisection; the returned t is the upper end of a final bracket of
 // relative width <= 1e-12, with S(t) <= alpha as evaluated here (the same convention as
 // exit_quantile, whose uniformization result it matches to about 1e-10 relative: tested).
@@ -36,32 +39,29 @@ namespace fdsim::timeout {
 class SpectralExit {
  public:
   // From a tridiagonal sub-generator given by its diagonals: diag(i) = Q(i,i), upper(i) =
-  // Q(i,i+1), lower(i) = Q(i+1,i) (upper and lower have n-1 entries).
+  // Q(i,i+1), lower(i) = Q(i+1,i) (upper and lower have n-1 entries), for the start state of
+  // index `start` (0-based).
   SpectralExit(const Eigen::VectorXd& diag, const Eigen::VectorXd& upper,
-               const Eigen::VectorXd& lower);
-  explicit SpectralExit(const ExitChain& c);
+               const Eigen::VectorXd& lower, Eigen::Index start);
+  SpectralExit(const ExitChain& c, int64_t s0);
 
   bool usable() const { return usable_; }
-  bool accurate(Eigen::Index i) const;
+  // usable() and max(D) / D(start) <= kMaxAmplification.
+  bool accurate() const { return usable_ && amplification_ <= kMaxAmplification; }
   static constexpr double kMaxAmplification = 1e4;
-  Eigen::Index states() const { return n_; }
-  // State index i (0-based, i.e. s0 - lo for an ExitChain).
-  double survival(Eigen::Index i, double t_s) const;
-  double density(Eigen::Index i, double t_s) const;
+  double survival(double t_s) const;
+  double density(double t_s) const;
   // +infinity if S never reaches alpha within 1e18 / (largest rate) seconds.
-  double quantile(Eigen::Index i, double alpha) const;
+  double quantile(double alpha) const;
 
  private:
-  void coefficients(Eigen::Index i, Eigen::VectorXd* c) const;
-
   Eigen::Index n_ = 0;
   bool usable_ = false;
-  Eigen::VectorXd eig_;      // l_k (ascending: the slowest mode is last)
-  Eigen::MatrixXd left_;     // left_(i, k) = V(i,k) / D(i)
-  Eigen::VectorXd right_;    // right_(k) = sum_j V(j,k) D(j)
+  Eigen::VectorXd eig_;    // l_k
+  Eigen::VectorXd coef_;   // c_k
+  Eigen::Index slowest_ = 0;  // index of the largest l_k
   double max_rate_ = 0;
-  Eigen::VectorXd scale_;  // D
-  double max_scale_ = 0;
+  double amplification_ = 0;  // max(D) / D(start)
 };
 
 // exit_quantile(c, s0, alpha) through SpectralExit when usable, else through exit_quantile.

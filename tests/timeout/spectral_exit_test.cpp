@@ -30,11 +30,11 @@ std::vector<std::pair<ExitChain, int64_t>> chains() {
 
 TEST(SpectralExit, SurvivalMatchesUniformization_To1e10) {
   for (const auto& [chain, s0] : chains()) {
-    const SpectralExit e(chain);
+    const SpectralExit e(chain, s0);
     ASSERT_TRUE(e.usable()) << describe(chain);
-    if (!e.accurate(s0 - chain.lo)) continue;  // tested below: the fallback
+    if (!e.accurate()) continue;  // tested below: the fallback
     for (double t : {0.0, 0.01, 0.3, 1.0, 5.0, 10.0, 37.5, 200.0}) {
-      EXPECT_NEAR(e.survival(s0 - chain.lo, t), survival(chain, s0, t), 1e-10)
+      EXPECT_NEAR(e.survival(t), survival(chain, s0, t), 1e-10)
           << describe(chain) << " s0 " << s0 << " t " << t;
     }
   }
@@ -65,26 +65,30 @@ TEST(SpectralExit, SpecSectionFTable_ThroughTheTimeoutTable) {
 // lambda > mu in the top region: from its bottom, the sum of exponentials would lose about
 // (lambda / mu)^20 * 1e-16 to cancellation; spectral_quantile uses uniformization there.
 TEST(SpectralExit, IllConditionedStartStates_FallBackToUniformization) {
-  const ExitChain c = top_region_chain(2, 3.0, 1.0);
-  const SpectralExit e(c);
-  EXPECT_TRUE(e.usable());
-  EXPECT_FALSE(e.accurate(0));
-  EXPECT_TRUE(e.accurate(40));  // the top state has the largest scale
+  // lambda / mu = 1.6: the scale grows by 1.6^20 = 1.2e4 from the bottom to the top.
+  const ExitChain c = top_region_chain(2, 1.6, 1.0);
+  EXPECT_TRUE(SpectralExit(c, 3).usable());
+  EXPECT_FALSE(SpectralExit(c, 3).accurate());
+  EXPECT_TRUE(SpectralExit(c, 43).accurate());  // the top state has the largest scale
   EXPECT_DOUBLE_EQ(spectral_quantile(c, 3, 0.05), exit_quantile(c, 3, 0.05));
+  // lambda / mu = 3: the slowest mode is ~1e-15 / s, lost in rounding: not even usable.
+  const ExitChain steep = top_region_chain(2, 3.0, 1.0);
+  EXPECT_FALSE(SpectralExit(steep, 3).accurate());
+  EXPECT_DOUBLE_EQ(spectral_quantile(steep, 3, 0.05), exit_quantile(steep, 3, 0.05));
   // From the top of {5..45} with lambda = 0.6 (decreasing scale) the spread is (1/0.6)^20: the
   // bottom is accurate, the top is not.
-  const SpectralExit low(top_region_chain(4, 0.6, 1.0));
-  EXPECT_TRUE(low.accurate(0));
-  EXPECT_FALSE(low.accurate(40));
+  const ExitChain low = top_region_chain(4, 0.6, 1.0);
+  EXPECT_TRUE(SpectralExit(low, 5).accurate());
+  EXPECT_FALSE(SpectralExit(low, 45).accurate());
 }
 
 TEST(SpectralExit, DecoupledOrUnreachableChains_FallBack) {
   // lambda = 0 in {0, 1}: the exit is unreachable, +infinity as before.
-  EXPECT_FALSE(SpectralExit(region_chain(0, 1, 0.0, 1.0)).usable());
+  EXPECT_FALSE(SpectralExit(region_chain(0, 1, 0.0, 1.0), 1).usable());
   EXPECT_TRUE(std::isinf(spectral_quantile(region_chain(0, 1, 0.0, 1.0), 1, 0.05)));
   // mu = 0 in {2..4}: decoupled, uniformization answers.
   const ExitChain c = region_chain(2, 4, 0.8, 0.0);
-  EXPECT_FALSE(SpectralExit(c).usable());
+  EXPECT_FALSE(SpectralExit(c, 2).usable());
   EXPECT_DOUBLE_EQ(spectral_quantile(c, 2, 0.05), exit_quantile(c, 2, 0.05));
 }
 
