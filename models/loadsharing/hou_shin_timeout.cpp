@@ -71,4 +71,24 @@ Duration hou_shin_timeout(timeout::TimeoutTable& table, const Broadcast& b,
   return table.t_out(chain, s0, alpha, allowance);
 }
 
+Duration hou_shin_timeout_lower_bound(timeout::TimeoutTable& table, const Broadcast& b,
+                                      const RegionThresholds& thresholds, LoadIndex index,
+                                      double alpha, Duration allowance, double loss, bool* exact) {
+  int64_t s0 = 0;
+  timeout::TimeoutTable::Bound bound;
+  if (loss > 0) {
+    const timeout::SilenceChain c = silence_chain_for(b, thresholds, index, loss, &s0);
+    bound = table.quantile_lower_bound_s(c, s0, alpha);
+  } else {
+    const timeout::ExitChain chain = exit_chain_for(b, thresholds, index, &s0);
+    bound = table.quantile_lower_bound_s(chain, s0, alpha);
+  }
+  *exact = bound.exact;
+  if (bound.exact)
+    return hou_shin_timeout(table, b, thresholds, index, alpha, allowance, loss);
+  const double q_ns = std::floor(bound.q_s * 1e9);
+  if (!(q_ns < 9e18 - double(allowance.count_ns()))) return Duration::max();
+  return Duration::ns(int64_t(std::max(0.0, q_ns))) + allowance;
+}
+
 }  // namespace fdsim::loadsharing

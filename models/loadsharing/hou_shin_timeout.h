@@ -37,4 +37,11 @@ Duration hou_shin_timeout(timeout::TimeoutTable& table, const Broadcast& b,
                           const RegionThresholds& thresholds, LoadIndex index, double alpha,
                           Duration allowance, double loss = 0.0);
 
+// A cheap lower bound of hou_shin_timeout (TimeoutTable::quantile_lower_bound_s, rounded DOWN
+// to the ns, plus the allowance); *exact is set when it is the value itself. The model arms its
+// timers at the bound and computes the exact T_out only when a silence gets that long.
+Duration hou_shin_timeout_lower_bound(timeout::TimeoutTable& table, const Broadcast& b,
+                                      const RegionThresholds& thresholds, LoadIndex index,
+                                      double alpha, Duration allowance, double loss, bool* exact);
+
 }  // namespace fdsim::loadsharing

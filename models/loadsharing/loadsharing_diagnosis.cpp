@@ -53,6 +53,40 @@ Duration LoadSharingModel::extra_interval(NodeId n, const Broadcast& b) {
   return std::max(t_out - margin, Duration::ms(1));
 }
 
+Duration LoadSharingModel::extra_interval_bound(NodeId n, const Broadcast& b, bool* exact) {
+  const Duration t_out =
+      hou_shin_timeout_lower_bound(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
+                                   sender_allowance_[n], 0.0, exact);
+  if (t_out >= kNever) return Duration::max();
+  const Duration margin = cfg_.send_margin.value_or(sender_allowance_[n]);
+  return std::max(t_out - margin, Duration::ms(1));
+}
+
+Duration LoadSharingModel::silence_limit_bound(size_t p, const Broadcast& b, bool* exact) {
+  *exact = true;
+  Duration limit;
+  if (arm_.diagnosis == DiagnosisKind::hou_shin) {
+    limit = hou_shin_timeout_lower_bound(timeouts_, b, cfg_.thresholds, cfg_.load_index,
+                                         arm_.alpha, pair_allowance_[p], pair_loss_[p], exact);
+  } else if (arm_.diagnosis == DiagnosisKind::hou_shin_extra) {
+    limit = hou_shin_timeout_lower_bound(timeouts_, b, cfg_.thresholds, cfg_.load_index,
+                                         arm_.alpha, pair_allowance_[p], 0.0, exact);
+    const uint32_t k = sender_k_[b.sender];
+    if (k > 1 && limit < kNever) {
+      bool interval_exact = true;
+      const Duration interval = extra_interval_bound(b.sender, b, &interval_exact);
+      *exact = *exact && interval_exact;
+      if (interval >= kNever || double(interval.count_ns()) * (k - 1) >= double(kNever.count_ns()))
+        limit = Duration::max();
+      else
+        limit = limit + interval * int64_t(k - 1);
+    }
+  } else {
+    return silence_limit(p, b);
+  }
+  return limit >= kNever ? Duration::max() : limit;
+}
+
 Duration LoadSharingModel::silence_limit(size_t p, const Broadcast& b) {
   Duration limit = Duration::max();
   if (arm_.diagnosis == DiagnosisKind::fixed || arm_.diagnosis == DiagnosisKind::fixed_periodic) {
@@ -80,22 +114,39 @@ Duration LoadSharingModel::silence_limit(size_t p, const Broadcast& b) {
 void LoadSharingModel::arm_silence_timer(NodeId observer, size_t k) {
   if (silence_.empty()) return;
   const size_t p = pair(observer, k);
-  const Duration limit = silence_limit(p, views_[p].last);
+  // Armed at a lower bound of the limit when computing the limit is costly (the Hou-Shin arms);
+  // on_silence computes the exact limit if the silence gets that long (rarely).
+  bool exact = true;
+  const Duration limit = silence_limit_bound(p, views_[p].last, &exact);
   pair_limit_[p] = limit;
-  // Suspect when the silence strictly exceeds the limit: the first instant after it.
+  pair_exact_[p] = exact;
+  // Suspect when the silence strictly exceeds the limit: the first instant after it. A bound
+  // that is "never" means the limit is never too.
   if (limit == Duration::max())
     silence_[p]->disarm();
   else
-    silence_[p]->arm(views_[p].received + limit + Duration::ns(1));
+    silence_[p]->arm(views_[p].received + limit + (exact ? Duration::ns(1) : Duration::zero()));
 }
 
 void LoadSharingModel::on_silence(NodeId observer, size_t k) {
   // A broadcast handled after the timer fired (both replayed after a pause) re-armed it.
-  if (silence_[pair(observer, k)]->armed()) return;
+  const size_t p = pair(observer, k);
+  if (silence_[p]->armed()) return;
+  if (!pair_exact_[p]) {
+    // The timer stood at a lower bound: the exact limit decides now.
+    const Duration limit = silence_limit(p, views_[p].last);
+    pair_limit_[p] = limit;
+    pair_exact_[p] = 1;
+    if (limit == Duration::max()) return;
+    const SimTime due = views_[p].received + limit + Duration::ns(1);
+    if (due > sim_.now()) {
+      silence_[p]->arm(due);
+      return;
+    }
+  }
   if (recorder_.suspected(observer, k)) return;
   recorder_.set(sim_.now(), observer, k, true);
   if (tracing()) {
-    const size_t p = pair(observer, k);
     trace(observer, "suspect",
           {{"target", graph_.preferred(observer)[k]},
            {"limit_s", pair_limit_[p].seconds()},
@@ -167,22 +218,46 @@ void LoadSharingModel::broadcast(NodeId n, BroadcastKind kind) {
   if (arm_.sends_extra()) arm_extra_broadcast(n);
 }
 
+void LoadSharingModel::schedule_extra(NodeId n, SimTime at, uint64_t generation) {
+  nodes_[n].extra_timer = world_.hosts.schedule_at(n, at, kind_extra_, [this, n, generation] {
+    if (nodes_[n].extra_generation != generation) return;
+    nodes_[n].extra_timer = {};
+    broadcast(n, BroadcastKind::extra);
+  });
+}
+
 void LoadSharingModel::arm_extra_broadcast(NodeId n) {
   NodeRuntime& node = nodes_[n];
   if (node.extra_timer.valid()) sim_.cancel(node.extra_timer);
   node.extra_timer = {};
   const uint64_t generation = ++node.extra_generation;
-  // The next broadcast is due within the smallest interval promised by the last k broadcasts
-  // (k = 1 without loss: the interval of the last one, section H).
-  node.promises.push_back(extra_interval(n, node.last_sent));
-  while (node.promises.size() > sender_k_[n]) node.promises.erase(node.promises.begin());
-  const Duration wait = *std::min_element(node.promises.begin(), node.promises.end());
-  if (wait >= kNever) return;
-  const SimTime at = std::max(node.last_sent.send_time + wait, sim_.now());
-  node.extra_timer = world_.hosts.schedule_at(n, at, kind_extra_, [this, n, generation] {
+  if (sender_k_[n] > 1) {
+    // The next broadcast is due within the smallest interval promised by the last k
+    // broadcasts (loss_tolerance.h).
+    node.promises.push_back(extra_interval(n, node.last_sent));
+    while (node.promises.size() > sender_k_[n]) node.promises.erase(node.promises.begin());
+    const Duration wait = *std::min_element(node.promises.begin(), node.promises.end());
+    if (wait >= kNever) return;
+    schedule_extra(n, std::max(node.last_sent.send_time + wait, sim_.now()), generation);
+    return;
+  }
+  // k = 1 (section H): the next broadcast is due T_out - margin after the last one. A check at
+  // a lower bound of that interval computes the exact deadline only if no other broadcast went
+  // out first (the usual case is a region change before it).
+  bool exact = true;
+  const Duration bound = extra_interval_bound(n, node.last_sent, &exact);
+  if (bound >= kNever) return;
+  const SimTime at = std::max(node.last_sent.send_time + bound, sim_.now());
+  if (exact) {
+    schedule_extra(n, at, generation);
+    return;
+  }
+  node.extra_timer = world_.hosts.schedule_at(n, at, kind_extra_check_, [this, n, generation] {
     if (nodes_[n].extra_generation != generation) return;
     nodes_[n].extra_timer = {};
-    broadcast(n, BroadcastKind::extra);
+    const Duration wait = extra_interval(n, nodes_[n].last_sent);
+    if (wait >= kNever) return;
+    schedule_extra(n, std::max(nodes_[n].last_sent.send_time + wait, sim_.now()), generation);
   });
 }
 

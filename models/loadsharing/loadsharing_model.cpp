@@ -51,6 +51,7 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
   kind_transfer_guard_ = sim_.kind("ls.transfer_give_up");
   kind_poll_ = sim_.kind("ls.membership_poll");
   kind_periodic_ = sim_.kind("ls.periodic_broadcast");
+  kind_extra_check_ = sim_.kind("ls.extra_broadcast_check");
   for (size_t k = 0; k < kBroadcastKindCount; ++k)
     msg_broadcast_[k] =
         world_.net.type("ls.broadcast." + std::string(broadcast_kind_name(BroadcastKind(k))));
@@ -61,6 +62,7 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
   pair_min_delay_.resize(pairs);
   transfer_min_delay_.resize(pairs);
   pair_limit_.assign(pairs, Duration::max());
+  pair_exact_.assign(pairs, 1);
   for (size_t j = 0; j < cfg_.node_count; ++j)
     for (size_t k = 0; k < graph_.buddy_count(); ++k) {
       const NodeId obs = NodeId(j), target = graph_.preferred(obs)[k];

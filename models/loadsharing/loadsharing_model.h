@@ -169,6 +169,11 @@ class LoadSharingModel : public Model, private net::HostListener {
   void broadcast(NodeId n, BroadcastKind kind);
   void arm_extra_broadcast(NodeId n);
   Duration extra_interval(NodeId n, const Broadcast& b);
+  // Cheap lower bounds of extra_interval and silence_limit (*exact: it is the value itself):
+  // timers are armed there and the exact value is computed only if they fire.
+  Duration extra_interval_bound(NodeId n, const Broadcast& b, bool* exact);
+  Duration silence_limit_bound(size_t pair, const Broadcast& b, bool* exact);
+  void schedule_extra(NodeId n, SimTime at, uint64_t generation);
   void arm_periodic_broadcast(NodeId n);
   void on_broadcast(NodeId observer, size_t k, const Broadcast& b);
   void arm_silence_timer(NodeId observer, size_t k);
@@ -205,13 +210,14 @@ class LoadSharingModel : public Model, private net::HostListener {
   std::vector<double> pair_loss_;                   // per pair: loss allowance of link k -> obs
   std::vector<uint32_t> sender_k_;                  // per node: broadcasts an observer may miss
   std::vector<Duration> pair_limit_;                // per pair: the silence limit now armed
+  std::vector<uint8_t> pair_exact_;                 // per pair: pair_limit_ is exact, not a bound
   std::map<uint64_t, InFlight> in_flight_;          // transfers by task id
   Counters counters_;
   uint64_t next_task_id_ = 1;
   bool finished_ = false;
 
   EventKind kind_arrival_, kind_deferred_arrival_, kind_complete_, kind_silence_, kind_suspect_,
-      kind_extra_, kind_transfer_guard_, kind_poll_, kind_periodic_;
+      kind_extra_, kind_transfer_guard_, kind_poll_, kind_periodic_, kind_extra_check_;
   net::MsgType msg_broadcast_[kBroadcastKindCount];
   net::MsgType msg_transfer_;
 };

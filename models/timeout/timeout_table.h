@@ -52,6 +52,21 @@ class TimeoutTable {
   // (the same value and cache entry as quantile_s / t_out on it).
   Duration t_out(const SilenceChain& chain, int64_t s0, double alpha, Duration allowance);
   double quantile_s(const SilenceChain& chain, int64_t s0, double alpha);
+
+  // A cheap lower bound of quantile_s, never above it (callers arm a timer there and compute
+  // the exact value only if the silence gets that long, which is rare): the quantile of the
+  // rounded chain restricted to the states within kWindow of s0, where leaving the window
+  // counts as an exit, so that its survival is below the chain's at every t (shrunk by 1e-9
+  // relative for rounding); if that window is the whole chain, the exact (cached) value with
+  // exact = true. Falls back to ln(1/alpha) / (total rate out of s0), the quantile of staying
+  // in s0, when the window's decomposition is not accurate.
+  struct Bound {
+    double q_s;
+    bool exact;
+  };
+  static constexpr int64_t kWindow = 8;
+  Bound quantile_lower_bound_s(const ExitChain& chain, int64_t s0, double alpha);
+  Bound quantile_lower_bound_s(const SilenceChain& chain, int64_t s0, double alpha);
   // The chain actually used for a query: rates rounded to 4 significant digits.
   static ExitChain rounded(const ExitChain& chain);
   size_t size() const { return cache_.size() + lossy_cache_.size(); }
@@ -74,6 +89,8 @@ class TimeoutTable {
   Duration to_t_out(double q_s, Duration allowance) const;
   std::map<Key, double> cache_;
   std::map<LossyKey, double> lossy_cache_;
+  std::map<Key, Bound> bound_cache_;  // the lower bounds, same keys (never in size())
+  std::map<LossyKey, Bound> lossy_bound_cache_;
 };
 
 }  // namespace fdsim::timeout
