@@ -166,17 +166,21 @@ int run_timeout(const TimeoutArgs& a) {
               (long long)s0, rounded.lambda, rounded.mu);
   if (a.loss > 0) std::printf(", loss = %.6g", a.loss);
   std::printf("\n");
+  char label[64];
   if (std::isfinite(mean))
-    std::printf("E[W]           %.6f s\n", mean);
+    std::printf("%-18s %.6f s\n", "E[W]", mean);
   else
-    std::printf("E[W]           never (the exit is unreachable)\n");
-  for (const auto& s : surv)
-    std::printf("S(%-10g)  %.6g\n", s["t_s"].get<double>(), s["survival"].get<double>());
+    std::printf("%-18s never (the exit is unreachable)\n", "E[W]");
+  for (const auto& s : surv) {
+    std::snprintf(label, sizeof label, "S(%g s)", s["t_s"].get<double>());
+    std::printf("%-18s %.6g\n", label, s["survival"].get<double>());
+  }
   for (const auto& t : touts) {
+    std::snprintf(label, sizeof label, "T_out(%g)", t["alpha"].get<double>());
     if (t["t_out_s"].is_null())
-      std::printf("T_out(%-6g)  never\n", t["alpha"].get<double>());
+      std::printf("%-18s never\n", label);
     else
-      std::printf("T_out(%-6g)  %.9f s\n", t["alpha"].get<double>(), t["t_out_s"].get<double>());
+      std::printf("%-18s %.9f s\n", label, t["t_out_s"].get<double>());
   }
   return kExitOk;
 }
