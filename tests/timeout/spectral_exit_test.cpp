@@ -189,3 +189,45 @@ TEST(SilenceChain, TimeoutTableCachesByRoundedRatesAndLoss) {
 
 }  // namespace
 }  // namespace fdsim::timeout
+
+namespace fdsim::timeout {
+namespace {
+
+// The lower bound the model arms its timers at (TimeoutTable::quantile_lower_bound_s) is never
+// above the exact quantile, is the exact value when the window covers the region, and is close
+// to it in the usual case (the top region entered at its bottom: above 40% of it here; the
+// deeper the tail, the looser).
+TEST(TimeoutTableLowerBound, NeverAboveTheQuantile_ExactForSmallRegions) {
+  TimeoutTable table;
+  for (double lambda : {0.3, 0.8, 0.95, 1.2}) {
+    for (int64_t s0 : {5, 6, 9, 20, 45}) {
+      const ExitChain top = top_region_chain(4, lambda, 1.0);
+      for (double alpha : {0.05, 0.01}) {
+        const TimeoutTable::Bound b = table.quantile_lower_bound_s(top, s0, alpha);
+        const double q = table.quantile_s(top, s0, alpha);
+        EXPECT_FALSE(b.exact);
+        EXPECT_LE(b.q_s, q) << describe(top) << " s0 " << s0 << " alpha " << alpha;
+        if (s0 == 5 && lambda <= 0.8) {
+          EXPECT_GT(b.q_s, 0.4 * q) << describe(top);
+        }
+      }
+    }
+  }
+  const ExitChain m = region_chain(2, 4, 0.8, 1.0);
+  const TimeoutTable::Bound exact = table.quantile_lower_bound_s(m, 2, 0.05);
+  EXPECT_TRUE(exact.exact);
+  EXPECT_EQ(exact.q_s, table.quantile_s(m, 2, 0.05));
+  for (double loss : {0.02, 0.2}) {
+    SilenceChain c;
+    c.lambda = {0.9, 0.8, 0.7};
+    c.mu = 1.0;
+    c.loss = loss;
+    for (int64_t s0 : {0, 1, 2, 4, 5, 12}) {
+      const TimeoutTable::Bound b = table.quantile_lower_bound_s(c, s0, 0.01);
+      EXPECT_LE(b.q_s, table.quantile_s(c, s0, 0.01)) << "loss " << loss << " s0 " << s0;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fdsim::timeout
