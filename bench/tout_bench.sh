@@ -37,11 +37,13 @@ PY
 /usr/bin/python3 - "$tmp/out" <<'PY'
 import glob, json, sys
 worst = None
-print("%-22s %-16s %14s %10s" % ("run", "arm", "events/s", "vs fixed"))
+print("%-26s %-16s %10s %12s %14s %10s" % ("run", "arm", "wall_s", "events", "events/s", "vs fixed"))
 for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
     r = json.load(open(f))
     sims = r["run_stats"]["simulations"]
     eps = {s["arms"][0]: s["events_per_wall_s"] for s in sims}
+    wall = {s["arms"][0]: s["wall_time_s"] for s in sims}
+    events = {s["arms"][0]: s["events_dispatched_count"] for s in sims}
     diag = {a["name"]: a["diagnosis"] for a in r["manifest"]["resolved_config"]["load_sharing"]["arms"]} \
         if "resolved_config" in r.get("manifest", {}) else {}
     fixed = [a for a in eps if diag.get(a, a).startswith("fixed")]
@@ -53,6 +55,6 @@ for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
             q = e / ref
             ratio = "%.2f" % q
             worst = q if worst is None else min(worst, q)
-        print("%-22s %-16s %14.0f %10s" % (name, arm, e, ratio))
+        print("%-26s %-16s %10.3f %12d %14.0f %10s" % (name, arm, wall[arm], events[arm], e, ratio))
 print("worst hou_shin*/fixed ratio: %s (target >= 0.5)" % ("%.2f" % worst if worst else "n/a"))
 PY
