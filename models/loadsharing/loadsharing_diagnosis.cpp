@@ -53,10 +53,33 @@ Duration LoadSharingModel::extra_interval(NodeId n, const Broadcast& b) {
   return std::max(t_out - margin, Duration::ms(1));
 }
 
+namespace {
+// The fields hou_shin_timeout reads.
+bool same_timeout_input(const Broadcast& a, const Broadcast& b) {
+  return a.region == b.region && a.queue_length == b.queue_length && a.load == b.load &&
+         a.estimates.mu_per_s == b.estimates.mu_per_s &&
+         a.estimates.region_input_per_s == b.estimates.region_input_per_s;
+}
+}  // namespace
+
+Duration LoadSharingModel::t_out_bound(const Broadcast& b, double loss, bool* exact) {
+  if (bound_memo_.empty()) bound_memo_.resize(cfg_.node_count);
+  BoundMemo& m = bound_memo_[b.sender];
+  if (!(m.valid && m.loss == loss && same_timeout_input(m.b, b))) {
+    m.valid = true;
+    m.b = b;
+    m.loss = loss;
+    m.bound = hou_shin_timeout_lower_bound(timeouts_, b, cfg_.thresholds, cfg_.load_index,
+                                           arm_.alpha, Duration::zero(), loss, &m.exact);
+  }
+  *exact = m.exact;
+  return m.bound;
+}
+
 Duration LoadSharingModel::extra_interval_bound(NodeId n, const Broadcast& b, bool* exact) {
-  const Duration t_out =
-      hou_shin_timeout_lower_bound(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
-                                   sender_allowance_[n], 0.0, exact);
+  const Duration q = t_out_bound(b, 0.0, exact);
+  if (q >= kNever) return Duration::max();
+  const Duration t_out = q + sender_allowance_[n];
   if (t_out >= kNever) return Duration::max();
   const Duration margin = cfg_.send_margin.value_or(sender_allowance_[n]);
   return std::max(t_out - margin, Duration::ms(1));
@@ -66,11 +89,11 @@ Duration LoadSharingModel::silence_limit_bound(size_t p, const Broadcast& b, boo
   *exact = true;
   Duration limit;
   if (arm_.diagnosis == DiagnosisKind::hou_shin) {
-    limit = hou_shin_timeout_lower_bound(timeouts_, b, cfg_.thresholds, cfg_.load_index,
-                                         arm_.alpha, pair_allowance_[p], pair_loss_[p], exact);
+    const Duration q = t_out_bound(b, pair_loss_[p], exact);
+    limit = q >= kNever ? Duration::max() : q + pair_allowance_[p];
   } else if (arm_.diagnosis == DiagnosisKind::hou_shin_extra) {
-    limit = hou_shin_timeout_lower_bound(timeouts_, b, cfg_.thresholds, cfg_.load_index,
-                                         arm_.alpha, pair_allowance_[p], 0.0, exact);
+    const Duration q = t_out_bound(b, 0.0, exact);
+    limit = q >= kNever ? Duration::max() : q + pair_allowance_[p];
     const uint32_t k = sender_k_[b.sender];
     if (k > 1 && limit < kNever) {
       bool interval_exact = true;

@@ -174,6 +174,9 @@ class LoadSharingModel : public Model, private net::HostListener {
   Duration extra_interval_bound(NodeId n, const Broadcast& b, bool* exact);
   Duration silence_limit_bound(size_t pair, const Broadcast& b, bool* exact);
   void schedule_extra(NodeId n, SimTime at, uint64_t generation);
+  // hou_shin_timeout_lower_bound(b, allowance 0, loss), memoized per sender: the observers of
+  // one broadcast (and its sender) ask for the same value.
+  Duration t_out_bound(const Broadcast& b, double loss, bool* exact);
   void arm_periodic_broadcast(NodeId n);
   void on_broadcast(NodeId observer, size_t k, const Broadcast& b);
   void arm_silence_timer(NodeId observer, size_t k);
@@ -211,6 +214,14 @@ class LoadSharingModel : public Model, private net::HostListener {
   std::vector<uint32_t> sender_k_;                  // per node: broadcasts an observer may miss
   std::vector<Duration> pair_limit_;                // per pair: the silence limit now armed
   std::vector<uint8_t> pair_exact_;                 // per pair: pair_limit_ is exact, not a bound
+  struct BoundMemo {
+    bool valid = false;
+    Broadcast b;
+    double loss = 0;
+    Duration bound;
+    bool exact = false;
+  };
+  std::vector<BoundMemo> bound_memo_;               // per sender: the last t_out_bound
   std::map<uint64_t, InFlight> in_flight_;          // transfers by task id
   Counters counters_;
   uint64_t next_task_id_ = 1;
