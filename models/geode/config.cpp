@@ -8,7 +8,11 @@ namespace fdsim::geode {
 
 std::string_view profile_name(Profile p) { return p == Profile::wiki ? "wiki" : "current"; }
 
-Duration default_view_ack_timeout(Duration member_timeout) {
+Duration default_view_ack_timeout(Duration member_timeout, Profile profile) {
+  if (profile == Profile::current) {
+    const int64_t m_ms = member_timeout.count_ns() / 1'000'000;
+    return Duration::ms(std::clamp<int64_t>(m_ms * 2 * 12437 / 10000, 1500, 12437));
+  }
   const double ms = std::clamp(2.4874 * member_timeout.millis(), 1500.0, 12437.0);
   return Duration::ms(std::llround(ms));
 }
@@ -36,7 +40,9 @@ GeodeConfig GeodeConfig::defaults(Profile profile, Duration m, size_t node_count
   c.final_check_timeout = m;
   c.final_check_retry = Duration::ms(100);
   c.request_collection = Duration::ms(300);
-  c.view_ack_timeout = default_view_ack_timeout(m);
+  c.view_ack_timeout = default_view_ack_timeout(m, profile);
+  c.reliable_retransmit = wiki ? Duration::zero() : Duration::ms(500);
+  c.app_messages_per_s = 0.0;
   c.partition_detection = true;
   c.partition_shutdown = Duration::ms(1000);
   c.join_retry = m;
@@ -88,6 +94,12 @@ GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesC
   c.send_jitter_max = ms_param(r, "send_jitter_ms", Duration::zero(), false);
   c.start_offset_max = ms_param(r, "start_offset_max_ms", Duration::zero(), false);
   c.join_retry = ms_param(r, "join_retry_ms", c.join_retry, true);
+  c.reliable_retransmit = ms_param(r, "reliable_retransmit_ms", c.reliable_retransmit, false);
+  c.app_messages_per_s = r.number("app_messages_per_s", 0.0, 0.0, 1e6);
+  c.member_weights = r.integers("member_weights", {}, 0, 255);
+  if (!c.member_weights.empty() && c.member_weights.size() != nodes.count)
+    r.error("member_weights", "expected one weight per node (" + std::to_string(nodes.count) +
+                                  "), got " + std::to_string(c.member_weights.size()));
 
   c.members = scenario::parse_node_set(r, "members", nodes, /*def_all=*/true);
   if (r.has("members") && c.members.empty()) r.error("members", "the initial view needs at least one member");

@@ -29,6 +29,17 @@
 //   request_collection_ms      coordinator's wait after the first queued
 //                              request                                       300 / 300
 //   view_ack_timeout_ms        wait for view-prepare acks        clamp(2.4874 M, 1500, 12437)
+//                              (current: Geode's integer arithmetic, M * 2 * 12437 / 10000
+//                              in whole ms, then clamped: GMSJoinLeave.init)
+//   reliable_retransmit_ms     retransmission interval of the reliable
+//                              channel (JGroups UNICAST3 xmit_interval);
+//                              0 = the network's own reliable channel        0 / 500
+//   app_messages_per_s         application messages each member sends on
+//                              the direct channel (Poisson, to a uniform
+//                              other member; they count as contact in
+//                              `current`); 0 = none                          0 / 0
+//   member_weights             extra quorum weight per node (Geode's
+//                              member weight, 0..255), one per node or []    []
 //   partition_detection        quorum check on view changes                  true / true
 //   partition_shutdown_ms      wait between announcing a partition and
 //                              shutting down                                 1000 / 1000
@@ -89,6 +100,9 @@ struct GeodeConfig {
   Duration send_jitter_max = Duration::zero();
   Duration start_offset_max = Duration::zero();
   Duration join_retry = Duration::ms(5000);
+  Duration reliable_retransmit = Duration::zero();  // zero: the network's reliable channel
+  double app_messages_per_s = 0.0;
+  std::vector<int64_t> member_weights;  // by node; empty = all 0
 
   size_t node_count = 0;
   std::vector<NodeId> members;   // initial view, node order
@@ -96,6 +110,10 @@ struct GeodeConfig {
   std::vector<NeighbourCheckArm> arms{NeighbourCheckArm{}};
 
   std::vector<std::string> arm_names() const;
+  // The rules of Geode's source (profile `current`): the behaviours of issue 15 (prepare
+  // phase, TCP retries, reliable replies, contact, sick members, views, fixed-rate catch-up).
+  // `wiki` keeps the documented design.
+  bool source_rules() const { return profile == Profile::current; }
 
   // The defaults of a profile for member timeout M (every derived value recomputed), with
   // every one of `node_count` nodes a member and no locators. Tests start from this.
@@ -103,8 +121,10 @@ struct GeodeConfig {
 };
 
 std::string_view profile_name(Profile p);
-// clamp(2.4874 M, 1500 ms, 12437 ms), rounded to the millisecond.
-Duration default_view_ack_timeout(Duration member_timeout);
+// wiki: clamp(2.4874 M, 1500 ms, 12437 ms), rounded to the millisecond. current: Geode's
+// GMSJoinLeave.init, in integer milliseconds: clamp(M_ms * 2 * 12437 / 10000, 1500, 12437)
+// with M_ms = M truncated to whole ms and the division truncating.
+Duration default_view_ack_timeout(Duration member_timeout, Profile profile = Profile::wiki);
 
 GeodeConfig parse_geode_config(scenario::ObjectReader& membership,
                                const scenario::NodesConfig& nodes);

@@ -16,7 +16,11 @@ EventKinds::EventKinds(Simulator& sim)
       collect(sim.kind("geode.collect")),
       ack_timeout(sim.kind("geode.ack_timeout")),
       partition_shutdown(sim.kind("geode.partition_shutdown")),
-      join_retry(sim.kind("geode.join_retry")) {}
+      join_retry(sim.kind("geode.join_retry")),
+      retransmit(sim.kind("geode.retransmit")),
+      app_message(sim.kind("geode.app_message")),
+      self_check(sim.kind("geode.self_check")),
+      prepare_give_up(sim.kind("geode.prepare_give_up")) {}
 
 namespace {
 const NeighbourCheckArm& pick_arm(const GeodeConfig& c, size_t arm, Simulator& sim) {
@@ -36,12 +40,16 @@ Shared::Shared(World& w, const GeodeConfig& c, size_t arm_index, Signals& s)
       config(c),
       arm(pick_arm(c, arm_index, w.sim)),
       types(w.net),
+      // Registered only when used, so that runs without application traffic list no such
+      // message type.
+      app_type(c.app_messages_per_s > 0.0 ? w.net.type("geode.app_message") : net::MsgType{0}),
       kinds(w.sim),
       signals(s) {
   roles.locator.assign(c.node_count, false);
   for (NodeId l : c.locators)
     if (l < roles.locator.size()) roles.locator[l] = true;
   roles.partition_detection = c.partition_detection;
+  roles.extra_weight = c.member_weights;
   fanout.small_view_size = c.small_view_size;
   fanout.max_recipients = c.max_suspect_recipients;
   fanout.preferred_in_fanout = c.preferred_in_fanout;

@@ -25,7 +25,7 @@ class Member;
 
 struct EventKinds {
   EventKind heartbeat, monitor, check_wait, tcp_retry, collect, ack_timeout, partition_shutdown,
-      join_retry;
+      join_retry, retransmit, app_message, self_check, prepare_give_up;
   explicit EventKinds(Simulator& sim);
 };
 
@@ -39,6 +39,7 @@ struct Shared {
   Roles roles;
   FanoutRules fanout;
   MsgTypes types;
+  net::MsgType app_type;  // application messages (not membership overhead: not in Signals)
   EventKinds kinds;
   Signals& signals;
   std::vector<std::unique_ptr<Member>> members;  // one per node (idle if never a member)

@@ -68,7 +68,9 @@ void GeodeRecorder::view_installed(SimTime t, NodeId at, const View& v, bool cre
     for (const MemberId& r : removed) {
       for (CrashRecord& c : crashes_)
         if (c.id == r && !c.removal) c.removal = t;
-      if (measuring(t) && alive(r) &&
+      const bool told_alive = std::find(told_removed_alive_.begin(), told_removed_alive_.end(),
+                                        r) != told_removed_alive_.end();
+      if (measuring(t) && (alive(r) || told_alive) &&
           std::find(false_removals_.begin(), false_removals_.end(), r) == false_removals_.end())
         false_removals_.push_back(r);
     }
@@ -78,6 +80,8 @@ void GeodeRecorder::view_installed(SimTime t, NodeId at, const View& v, bool cre
 }
 
 void GeodeRecorder::disconnected(SimTime t, NodeId n, DisconnectReason why) {
+  if (why == DisconnectReason::removed && !world_.hosts.is_crashed(n))
+    told_removed_alive_.push_back(MemberId{n, world_.hosts.incarnation(n), -1});
   participating_[n] = false;
   if (measuring(t)) ++disconnects_[size_t(why)];
   check_survivors(t);

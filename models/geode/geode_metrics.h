@@ -8,8 +8,9 @@
 // - false suspicion: a suspicion raised about a member whose host is up (running, paused,
 //   sick or playing dead) on the same incarnation and that is still participating.
 // - false removal: a coordinator installs a view that drops a member that is alive in that
-//   sense (counted once per member identity). A forced disconnect is also counted under
-//   forced_disconnects_count, split by reason.
+//   sense, or that was alive until it was told it is removed (the `current` profile tells
+//   removed members before the view is prepared); counted once per member identity. A forced
+//   disconnect is also counted under forced_disconnects_count, split by reason.
 // - detection times of a measured crash: to the first suspicion raised about the crashed
 //   identity; to its removal (the first view installed at a coordinator without it); to the
 //   instant every survivor (up, participating, other than the crashed host) has installed a
@@ -77,6 +78,7 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   std::vector<std::vector<MemberId>> views_;         // last installed view per node
   std::vector<CrashRecord> crashes_;
   std::vector<MemberId> false_removals_;
+  std::vector<MemberId> told_removed_alive_;  // disconnected (reason removed) while running
   uint64_t suspicions_ = 0;
   uint64_t false_suspicions_ = 0;
   uint64_t views_installed_ = 0;

@@ -20,7 +20,11 @@
 //   protocol decision (grace_stamp, check_start, check_passed, check_failed, suspect,
 //   suspicion_received, refute, final_check_start, tcp_check_result, final_check_passed,
 //   final_check_failed, removal_requested, become_coordinator, view_prepare, view_prepared,
-//   view_ack_timeout, view_installed, partition_declared, forced_disconnect, watch, ...).
+//   view_ack_timeout, view_installed, partition_declared, forced_disconnect, watch, ...; the
+//   `current` profile's rules add late_tick, check_skipped_sick, availability_check_start,
+//   self_check, self_check_failed, view_ack_wait_over, view_availability_checks,
+//   view_unresponsive_removed, view_unchanged, removal_of_non_member,
+//   suspicion_from_non_member, quorum_lost_at_install, send_to_old_identity).
 
 #include <memory>
 

@@ -46,22 +46,55 @@ EventId Member::at(SimTime t, EventKind kind, std::function<void()> fn) {
 }
 
 void Member::send(Msg m, const MemberId& to, size_t ids,
-                  std::function<void(Member&)> on_arrival) {
-  if (to.node == node_) shared_.fail(node_, "a member sends a message to itself");
+                  std::function<void(Member&)> on_arrival, bool reliable_reply) {
   const uint32_t bytes = msg_bytes(m, ids);
   shared_.signals.message_sent(now(), node_, m, bytes);
-  auto deliver = [&sh = shared_, to, from = me_, m, fn = std::move(on_arrival)] {
+  if (to.node == node_) {
+    // Only an earlier identity of this host can be addressed here (it stays in the view
+    // until it is removed, source rules): no process answers for it.
+    if (to == me_) shared_.fail(node_, "a member sends a message to itself");
+    trace("send_to_old_identity", {{"msg", msg_name(m)}, {"incarnation", to.incarnation}});
+    return;
+  }
+  auto deliver = [&sh = shared_, to, fn = std::move(on_arrival)] {
     Member& dst = sh.at(to.node);
     if (!dst.accepts(to)) return;
-    dst.note_traffic(from, m);
     fn(dst);
   };
   net::Network& net = shared_.world.net;
-  if (msg_reliable(m))
-    net.send_reliable(node_, to.node, shared_.types[m], bytes, std::move(deliver));
-  else
+  const bool reliable = msg_reliable(m) || (reliable_reply && source_rules());
+  if (!reliable) {
     net.send_unreliable(node_, to.node, shared_.types[m], bytes, std::move(deliver));
+  } else if (shared_.config.reliable_retransmit <= Duration::zero()) {
+    net.send_reliable(node_, to.node, shared_.types[m], bytes, std::move(deliver));
+  } else {
+    send_retransmitted(to.node, to.incarnation, shared_.types[m], bytes,
+                       std::make_shared<std::function<void()>>(std::move(deliver)),
+                       std::make_shared<Retransmission>(), now() + net.config().reliable_give_up);
+  }
 }
+
+void Member::send_retransmitted(NodeId dst, uint32_t dst_incarnation, net::MsgType type,
+                                uint32_t bytes, std::shared_ptr<std::function<void()>> deliver,
+                                std::shared_ptr<Retransmission> state, SimTime give_up) {
+  Simulator& sim = shared_.world.sim;
+  shared_.world.net.send_unreliable(node_, dst, type, bytes, [deliver, state, &sim] {
+    if (state->delivered) return;
+    state->delivered = true;
+    sim.cancel(state->next);  // the implicit ack: no further copy
+    (*deliver)();
+  });
+  const Duration r = shared_.config.reliable_retransmit;
+  if (now() + r >= give_up) return;
+  state->next = after(r, shared_.kinds.retransmit, [=, this] {
+    if (state->delivered) return;
+    const net::Hosts& h = shared_.world.hosts;
+    if (h.is_crashed(dst) || h.incarnation(dst) != dst_incarnation) return;
+    send_retransmitted(dst, dst_incarnation, type, bytes, deliver, state, give_up);
+  });
+}
+
+bool Member::sick() const { return shared_.world.hosts.is_sick(node_); }
 
 // --- Lifecycle. ---
 
@@ -110,9 +143,11 @@ bool Member::is_coordinator() const { return participating() && creator_->active
 
 bool Member::final_checking(const MemberId& m) const {
   for (const auto& [id, a] : availability_)
-    if (a.final_check && a.suspect == m) return true;
+    if ((a.final_check || source_rules()) && a.suspect == m) return true;
   return false;
 }
+
+bool Member::prepare_waiting() const { return creator_->prepare_waiting(); }
 
 bool Member::neighbour_checking(const MemberId& m) const {
   for (const auto& [rid, c] : neighbour_checks_)
@@ -133,6 +168,40 @@ void Member::start_loops(Duration offset) {
   after(offset + c.heartbeat_period, shared_.kinds.heartbeat, [this] { heartbeat_loop(); });
   next_tick_ = now() + offset + c.monitor_period;
   at(next_tick_, shared_.kinds.monitor, [this] { monitor_tick(); });
+  if (c.app_messages_per_s > 0.0) app_loop();
+}
+
+// --- Application traffic (GMSMembership.processMessage -> contactedBy). ---
+
+void Member::app_loop() {
+  Rng& r = stream(app_rng_, "geode.app");
+  const Duration gap = Duration::from_ms(1000.0 * r.exponential(shared_.config.app_messages_per_s));
+  after(gap, shared_.kinds.app_message, [this] {
+    send_app_message();
+    app_loop();
+  });
+}
+
+void Member::send_app_message() {
+  if (!participating()) return;
+  std::vector<MemberId> others;
+  for (const MemberId& m : view_->members)
+    if (m.node != node_) others.push_back(m);
+  if (others.empty()) return;
+  Rng& r = stream(app_rng_, "geode.app");
+  const MemberId to = others[size_t(r.uniform_int(0, int64_t(others.size()) - 1))];
+  // The direct channel is TCP: the network's reliable channel (not membership overhead, so
+  // not reported through Signals).
+  shared_.world.net.send_reliable(node_, to.node, shared_.app_type, kHeaderBytes + 200,
+                                  [&sh = shared_, to, from = me_] {
+                                    Member& d = sh.at(to.node);
+                                    if (d.accepts(to)) d.on_app_message(from);
+                                  });
+}
+
+void Member::on_app_message(const MemberId& from) {
+  if (!participating() || !source_rules()) return;
+  contacted_by(from, last_tick_);
 }
 
 void Member::heartbeat_loop() {
@@ -160,6 +229,10 @@ void Member::send_heartbeats() {
 void Member::on_heartbeat(const MemberId& from, int64_t request_id, uint64_t seq,
                           SimTime send_time) {
   if (!participating() || !in_view(from)) return;
+  if (source_rules() && sick()) {  // GMSHealthMonitor.processMessage(HeartbeatMessage)
+    trace("ignored_sick", {{"msg", "heartbeat"}, {"from", from.node}});
+    return;
+  }
   contacted_by(from, now());
   if (request_id > 0) {
     if (neighbour_checks_.count(request_id)) finish_neighbour_check(request_id, true);
@@ -178,9 +251,10 @@ void Member::on_heartbeat_request(const MemberId& from, int64_t request_id) {
     trace("ignored_sick", {{"msg", "heartbeat_request"}, {"from", from.node}});
     return;
   }
-  send(Msg::heartbeat, from, 0, [me = me_, request_id](Member& d) {
-    d.on_heartbeat(me, request_id, 0, SimTime::zero());
-  });
+  send(
+      Msg::heartbeat, from, 0,
+      [me = me_, request_id](Member& d) { d.on_heartbeat(me, request_id, 0, SimTime::zero()); },
+      /*reliable_reply=*/true);
 }
 
 // --- Contact (spec 3). ---
@@ -193,13 +267,6 @@ void Member::contacted_by(const MemberId& from, SimTime stamp) {
     unsuspect(from);
     recompute_neighbour();
   }
-}
-
-void Member::note_traffic(const MemberId& from, Msg m) {
-  // `current`: any traffic counts as contact, stamped with the last tick (coarse); heartbeats
-  // are stamped exactly by on_heartbeat. `wiki`: heartbeats only.
-  if (m == Msg::heartbeat || shared_.config.profile != Profile::current) return;
-  if (participating()) contacted_by(from, last_tick_);
 }
 
 void Member::unsuspect(const MemberId& m) {
@@ -221,11 +288,18 @@ void Member::recompute_neighbour() {
 // --- Monitor tick (spec 3) and neighbour checks (spec 4.1). ---
 
 void Member::monitor_tick() {
-  // Fixed rate: the next tick keeps the phase; ticks missed during a pause are not replayed
-  // one by one (the deferred tick runs once at the resume).
+  // Fixed rate: the next tick keeps the phase. Source rules (GMSHealthMonitor.start:
+  // scheduleAtFixedRate): a tick missed during a pause runs as soon as possible, so all the
+  // missed ticks run back to back at the resume. wiki: the deferred tick runs once.
+  const SimTime due = next_tick_;
   next_tick_ += shared_.config.monitor_period;
-  while (next_tick_ <= now()) next_tick_ += shared_.config.monitor_period;
-  at(next_tick_, shared_.kinds.monitor, [this] { monitor_tick(); });
+  if (source_rules()) {
+    if (due < now()) trace("late_tick", {{"due_ms", (due - SimTime::zero()).millis()}});
+    at(std::max(next_tick_, now()), shared_.kinds.monitor, [this] { monitor_tick(); });
+  } else {
+    while (next_tick_ <= now()) next_tick_ += shared_.config.monitor_period;
+    at(next_tick_, shared_.kinds.monitor, [this] { monitor_tick(); });
+  }
 
   last_tick_ = now();
   if (!participating() || !neighbour_) return;
@@ -251,6 +325,12 @@ bool Member::check_due(const MemberId& n, SimTime last) const {
 
 void Member::start_neighbour_check(const MemberId& target) {
   if (!participating() || !in_view(target) || target == me_) return;
+  if (source_rules() && (sick() || shared_.world.hosts.is_play_dead(node_))) {
+    // GMSHealthMonitor.doCheckMember returns true at once for a sick (or play-dead) member:
+    // no request, no suspicion, the watch stays.
+    trace("check_skipped_sick", {{"target", target.node}});
+    return;
+  }
   const auto last = last_contact(target);
   trace("check_start", {{"target", target.node},
                         {"silence_ms", last ? json((now() - *last).millis()) : json(nullptr)}});

@@ -13,14 +13,28 @@
 //   and incarnation) and the member is not disconnected; messages from members outside the
 //   installed view are ignored, except the view messages a joining member waits for.
 // - Sick (Hosts::is_sick): heartbeat requests and other members' suspicions are ignored;
-//   heartbeats are still sent and the TCP check is still answered.
+//   heartbeats are still sent and the TCP check is still answered. With the source rules
+//   (`current`, GMSHealthMonitor.beSick): received heartbeats are ignored too (no contact is
+//   recorded), every suspicion (its own included) is ignored, and a due neighbour check
+//   passes at once without a message (doCheckMember returns true): a sick member never
+//   suspects anyone.
+// - Source rules (`current`; GeodeConfig::source_rules, see README.md "Differences"):
+//   heartbeat replies and refutations go over the reliable channel; the reliable channel
+//   retransmits every reliable_retransmit (when > 0) until delivered; contact is recorded
+//   only from heartbeats, heartbeat replies, FinalCheckPassed (about the suspect) and
+//   application messages; a TCP final check retries every answer other than OK; a check
+//   marks its subject suspected and moves the watch past it while it runs; removal requests
+//   go to the preferred coordinators; the quorum check runs when any member installs a
+//   view; ticks missed during a pause run back to back at the resume.
 // - Disconnected (told it is removed, or a declared partition): the member stops for good;
 //   its TCP check answers "error". It does not re-join (a simplification).
 // - Re-join (a simplification of GMSJoinLeave): a recovered host is a new incarnation with
 //   empty state. It sends a JoinRequest to the coordinator of the last view its host knew
 //   (then round-robin over that view's nodes, every join_retry) until a view admits it; a
 //   non-coordinator forwards the request to its coordinator, which admits the joiner at the
-//   end of its next view and removes the joiner's old identity in the same view.
+//   end of its next view (wiki: and removes the joiner's old identity in the same view;
+//   source rules: the old identity stays until failure detection removes it, as in Geode,
+//   whose GMSJoinLeave.createAndSendView never fills its `oldIDs`).
 
 #include <cstdint>
 #include <functional>
@@ -71,7 +85,11 @@ class Member {
   bool suspects(const MemberId& m) const { return suspected_.count(m) > 0; }
   const std::set<MemberId>& recorded_suspects() const { return recorded_; }
   bool is_coordinator() const;
+  // Geode's membersInFinalCheck: a final check of m runs here (source rules: or the
+  // prepare's availability check of m).
   bool final_checking(const MemberId& m) const;
+  // The coordinator is waiting for view-prepare acks (tests).
+  bool prepare_waiting() const;
   bool neighbour_checking(const MemberId& m) const;
   std::optional<SimTime> last_contact(const MemberId& m) const;
 
@@ -80,6 +98,13 @@ class Member {
   void start_final_check(const MemberId& suspect, const MemberId& initiator);
   void initiate_suspicion(const MemberId& target);
   void request_removal(const MemberId& target);
+  // The prepare's availability check of a member that did not ack (source rules: Geode's
+  // checkIfAvailable(m, reason, false, false) -> inlineCheckIfAvailable, not final): one TCP
+  // attempt plus a HeartbeatRequest; if it fails without contact since the start, a
+  // self-check: if that passes, `target` stays suspected and a suspicion is initiated (the
+  // final check follows), result false; if it fails, result true. A member being removed
+  // (or not in the view) fails at once.
+  void check_if_available(const MemberId& target, std::function<void(bool)> done);
 
   // --- Message handlers (run on this member's host on arrival). ---
   void on_heartbeat(const MemberId& from, int64_t request_id, uint64_t seq, SimTime send_time);
@@ -93,6 +118,9 @@ class Member {
                        const std::vector<MemberId>& removed);
   void on_network_partition(const MemberId& from);
   void on_join_request(const MemberId& from, const MemberId& joiner);
+  // An application message on the direct channel (GMSMembership.processMessage): contact,
+  // stamped with the last tick (source rules only).
+  void on_app_message(const MemberId& from);
   // The TCP final check, served on this host: OK iff `target` is this member (node,
   // incarnation and join view id) and it is still a member.
   int64_t serve_tcp_check(const MemberId& target) const;
@@ -123,7 +151,26 @@ class Member {
   void trace(std::string_view kind, nlohmann::json fields = nlohmann::json::object()) const;
   EventId after(Duration d, EventKind kind, std::function<void()> fn);
   EventId at(SimTime t, EventKind kind, std::function<void()> fn);
-  void send(Msg m, const MemberId& to, size_t ids, std::function<void(Member&)> on_arrival);
+  // `reliable_reply`: a heartbeat reply or refutation, reliable under the source rules
+  // (GMSHealthMonitor sends them with Messenger.send, periodic heartbeats with sendUnreliably).
+  void send(Msg m, const MemberId& to, size_t ids, std::function<void(Member&)> on_arrival,
+            bool reliable_reply = false);
+  // The reliable channel with retransmission interval reliable_retransmit (JGroups UNICAST3):
+  // one datagram now, then one every interval until a copy is delivered, the destination
+  // identity is gone, or the network's reliable give-up time has passed; delivered at most
+  // once. Retransmissions are timers of this member (they die with it, wait out its pauses).
+  struct Retransmission {
+    bool delivered = false;
+    EventId next;  // the pending retransmission, cancelled on delivery
+  };
+  void send_retransmitted(NodeId dst, uint32_t dst_incarnation, net::MsgType type,
+                          uint32_t bytes, std::shared_ptr<std::function<void()>> deliver,
+                          std::shared_ptr<Retransmission> state, SimTime give_up);
+  bool source_rules() const { return shared_.config.source_rules(); }
+  bool sick() const;
+  // Services.memberSuspected on this member (a check of m starts): m is suspected here, the
+  // watch moves past it, and a coordinator's prepare stops waiting for m.
+  void member_suspected(const MemberId& m);
   bool accepts(const MemberId& to) const { return !disconnected_ && to == me_; }
   bool in_view(const MemberId& m) const { return view_ && view_->contains(m); }
   void reset_state();
@@ -135,7 +182,8 @@ class Member {
   void monitor_tick();
   bool check_due(const MemberId& n, SimTime last_contact) const;
   void contacted_by(const MemberId& from, SimTime stamp);
-  void note_traffic(const MemberId& from, Msg m);
+  void app_loop();
+  void send_app_message();
   void recompute_neighbour();
   void set_neighbour(std::optional<MemberId> n);
   void unsuspect(const MemberId& m);
@@ -147,6 +195,10 @@ class Member {
   void tcp_attempt(uint64_t check);
   void tcp_result(uint64_t check, net::ProbeResult r);
   void complete_availability(uint64_t check, bool tcp_ok);
+  void availability_outcome(const MemberId& suspect, bool passed,
+                            const std::function<void(bool)>& done);
+  void self_check(std::function<void(bool)> done);
+  void tell_final_check_passed(const MemberId& suspect);
   void final_check_done(const MemberId& suspect, bool passed);
 
   // Removal, views, joins.
@@ -189,6 +241,7 @@ class Member {
   std::unique_ptr<Rng> fanout_rng_;    // "geode.fanout": the wiki random recipient
   std::unique_ptr<Rng> jitter_rng_;    // "geode.jitter": heartbeat send jitter
   std::unique_ptr<Rng> takeover_rng_;  // "geode.takeover": the take-over view id jump
+  std::unique_ptr<Rng> app_rng_;       // "geode.app": application message times and targets
   std::unique_ptr<ViewCreator> creator_;
 };
 

@@ -26,20 +26,38 @@ void Member::initiate_suspicion(const MemberId& target) {
 }
 
 void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId>& suspects) {
-  if (!participating() || !in_view(from)) return;
-  if (!(from == me_) && shared_.world.hosts.is_sick(node_)) {
+  if (!participating()) return;
+  if (source_rules() && sick()) {
+    // GMSHealthMonitor.processMessage(SuspectMembersMessage): a sick member ignores every
+    // suspicion, its own included.
+    trace("ignored_sick", {{"msg", "suspect_members"}, {"from", from.node}});
+    return;
+  }
+  if (!in_view(from)) {
+    // Source rules: a suspicion from a member that is no longer in my view (and joined no
+    // later than it) makes me request its removal (JoinLeave.remove of the sender, which
+    // tells a non-member it is removed).
+    if (source_rules() && from.join_view >= 0 && view_->id >= from.join_view) {
+      trace("suspicion_from_non_member", {{"from", from.node}});
+      request_removal(from);
+    }
+    return;
+  }
+  if (!(from == me_) && sick()) {
     trace("ignored_sick", {{"msg", "suspect_members"}, {"from", from.node}});
     return;
   }
   std::vector<MemberId> others;
   for (const MemberId& s : suspects) {
     if (s == me_) {
-      // Suspicion of me: a heartbeat to the sender clears its suspicion.
+      // Suspicion of me: a heartbeat to the sender clears its suspicion (reliable under the
+      // source rules).
       trace("refute", {{"to", from.node}});
       if (!(from == me_))
-        send(Msg::heartbeat, from, 0, [me = me_](Member& d) {
-          d.on_heartbeat(me, kRefutation, 0, SimTime::zero());
-        });
+        send(
+            Msg::heartbeat, from, 0,
+            [me = me_](Member& d) { d.on_heartbeat(me, kRefutation, 0, SimTime::zero()); },
+            /*reliable_reply=*/true);
     } else if (in_view(s)) {
       others.push_back(s);
     }
@@ -53,8 +71,14 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
   }
   for (const MemberId& s : others) recorded_.insert(s);
   const std::vector<MemberId> recorded(recorded_.begin(), recorded_.end());
-  const bool next_in_line =
-      coordinator_of(without(view_->members, recorded), shared_.roles) == me_;
+  std::vector<MemberId> check = without(view_->members, recorded);
+  if (source_rules()) {
+    // The proposed view also drops the members that are leaving (isMemberLeaving: a removal
+    // request seen for them).
+    const std::vector<MemberId> leaving(removal_requested_.begin(), removal_requested_.end());
+    check = without(check, leaving);
+  }
+  const bool next_in_line = coordinator_of(check, shared_.roles) == me_;
   trace("suspicion_received", {{"from", from.node}, {"suspects", nodes_of(others)},
                                {"action", next_in_line ? "final_check" : "record"}});
   if (next_in_line)
@@ -69,6 +93,16 @@ void Member::start_final_check(const MemberId& suspect, const MemberId& initiato
                          [this, suspect](bool passed) { final_check_done(suspect, passed); });
 }
 
+void Member::member_suspected(const MemberId& m) {
+  // GMSHealthMonitor.inlineCheckIfAvailable: setNextNeighbor(currentView, mbr) and
+  // Services.memberSuspected (health monitor: suspectedMemberIds; join/leave: the prepare's
+  // reply processor).
+  // (The watch moves to the member after m whoever m is, as setNextNeighbor does.)
+  suspected_.insert(m);
+  if (view_) set_neighbour(next_neighbour(*view_, me_, m, suspected_));
+  creator_->member_suspected(m);
+}
+
 uint64_t Member::run_availability_check(const MemberId& suspect, bool final_check,
                                         std::function<void(bool)> done) {
   const uint64_t id = next_check_id_++;
@@ -80,10 +114,14 @@ uint64_t Member::run_availability_check(const MemberId& suspect, bool final_chec
   a.final_check = final_check;
   a.done = std::move(done);
   availability_.emplace(id, std::move(a));
+  if (source_rules()) member_suspected(suspect);
   // A HeartbeatRequest without waiting: a reply (or any contact) after the start passes.
-  const int64_t rid = next_request_id_++;
-  send(Msg::heartbeat_request, suspect, 1,
-       [from = me_, rid](Member& d) { d.on_heartbeat_request(from, rid); });
+  // (A sick or play-dead member sends none: doCheckMember returns at once.)
+  if (!(source_rules() && (sick() || shared_.world.hosts.is_play_dead(node_)))) {
+    const int64_t rid = next_request_id_++;
+    send(Msg::heartbeat_request, suspect, 1,
+         [from = me_, rid](Member& d) { d.on_heartbeat_request(from, rid); });
+  }
   tcp_attempt(id);
   return id;
 }
@@ -96,6 +134,13 @@ void Member::tcp_attempt(uint64_t check) {
   const MemberId target = a.suspect;
   const uint32_t bytes = msg_bytes(Msg::tcp_check);
   shared_.signals.message_sent(now(), node_, Msg::tcp_check, bytes);
+  if (target.node == node_) {
+    // An earlier identity of this host: this process answers "error" (wrong identity).
+    after(Duration::zero(), shared_.kinds.tcp_retry, [this, check] {
+      tcp_result(check, net::ProbeResult{net::ProbeOutcome::answered, kTcpError});
+    });
+    return;
+  }
   Shared& sh = shared_;
   shared_.world.net.probe(
       node_, target.node, shared_.config.final_check_timeout, shared_.types[Msg::tcp_check],
@@ -110,24 +155,29 @@ void Member::tcp_result(uint64_t check, net::ProbeResult r) {
   if (it == availability_.end()) return;
   Availability& a = it->second;
   static const char* outcomes[] = {"answered", "refused", "timed_out"};
-  if (r.outcome == net::ProbeOutcome::answered) {
-    trace("tcp_check_result", {{"suspect", a.suspect.node},
-                               {"outcome", r.answer == kTcpOk ? "ok" : "error"},
-                               {"attempt", a.attempts}});
-    complete_availability(check, r.answer == kTcpOk);
-    return;
+  const bool ok = r.outcome == net::ProbeOutcome::answered && r.answer == kTcpOk;
+  const char* outcome = r.outcome == net::ProbeOutcome::answered
+                            ? (r.answer == kTcpOk ? "ok" : "error")
+                            : outcomes[int(r.outcome)];
+  if (ok && source_rules()) {
+    // doTCPCheckMember: an OK answer refreshes the member's timestamp, if it has one.
+    auto c = contact_.find(a.suspect);
+    if (c != contact_.end() && c->second < now()) c->second = now();
   }
-  // Only the last attempt of a retried final check is traced, with the attempt count.
-  const bool retry = r.outcome == net::ProbeOutcome::refused && a.retry && now() < a.deadline;
-  if (retry) {
+  // Retries of a final check: wiki, a refused connect only (an "error" answer fails at
+  // once). Source rules (GMSHealthMonitor.doTCPCheckMember): every attempt that did not
+  // pass (refused, error or EOF answer, timeout) is retried 100 ms later while the start +
+  // member timeout has not come.
+  const bool may_retry = source_rules() ? !ok : r.outcome == net::ProbeOutcome::refused;
+  if (may_retry && a.retry && now() < a.deadline) {
     after(shared_.config.final_check_retry, shared_.kinds.tcp_retry,
           [this, check] { tcp_attempt(check); });
     return;
   }
-  trace("tcp_check_result", {{"suspect", a.suspect.node},
-                             {"outcome", outcomes[int(r.outcome)]},
+  // Only the last attempt of a retried final check is traced, with the attempt count.
+  trace("tcp_check_result", {{"suspect", a.suspect.node}, {"outcome", outcome},
                              {"attempt", a.attempts}});
-  complete_availability(check, false);
+  complete_availability(check, ok);
 }
 
 void Member::complete_availability(uint64_t check, bool tcp_ok) {
@@ -137,7 +187,77 @@ void Member::complete_availability(uint64_t check, bool tcp_ok) {
   availability_.erase(it);
   const auto last = last_contact(a.suspect);
   const bool contact = last && *last >= a.start;
-  a.done(tcp_ok || contact);
+  const bool passed = tcp_ok || contact;
+  if (!source_rules()) {
+    a.done(passed);
+    return;
+  }
+  if (passed || a.final_check) {
+    availability_outcome(a.suspect, passed, a.done);
+    return;
+  }
+  // A failed availability check (not final): self-check first (inlineCheckIfAvailable).
+  self_check([this, e = epoch_, suspect = a.suspect, done = a.done](bool self_ok) {
+    if (e != epoch_) return;
+    if (!self_ok) {
+      trace("self_check_failed", {{"suspect", suspect.node}});
+      availability_outcome(suspect, true, done);
+      return;
+    }
+    // Tell peers about the member and let the final check follow.
+    if (participating() && in_view(suspect)) {
+      suspected_.insert(suspect);
+      initiate_suspicion(suspect);
+    }
+    availability_outcome(suspect, false, done);
+  });
+}
+
+void Member::availability_outcome(const MemberId& suspect, bool passed,
+                                  const std::function<void(bool)>& done) {
+  // Source rules: the end of inlineCheckIfAvailable. Passed: FinalCheckPassed to the others,
+  // the suspect is no longer suspected and the watch returns. Failed: the member stays
+  // suspected (a final check requests its removal in final_check_done).
+  if (passed && participating() && in_view(suspect)) {
+    tell_final_check_passed(suspect);
+    unsuspect(suspect);
+    recompute_neighbour();
+  }
+  done(passed);
+}
+
+void Member::self_check(std::function<void(bool)> done) {
+  // doTCPCheckMember(localAddress, socketPort, false): a connection to my own
+  // failure-detection socket. It is answered at once unless this host plays dead, when the
+  // accepted connection is never served and the read times out after the member timeout.
+  if (!shared_.world.hosts.is_play_dead(node_)) {
+    trace("self_check", {{"passed", true}});
+    done(true);
+    return;
+  }
+  after(shared_.config.final_check_timeout, shared_.kinds.self_check, [this, done] {
+    trace("self_check", {{"passed", false}});
+    done(false);
+  });
+}
+
+void Member::tell_final_check_passed(const MemberId& suspect) {
+  for (const MemberId& m : view_->members) {
+    if (m == me_ || m == suspect || suspected_.count(m)) continue;
+    if (source_rules() && final_checking(m)) continue;  // nor members in a check here
+    send(Msg::final_check_passed, m, 2,
+         [from = me_, suspect](Member& d) { d.on_final_check_passed(from, suspect); });
+  }
+}
+
+void Member::check_if_available(const MemberId& target, std::function<void(bool)> done) {
+  if (!participating() || !in_view(target) || removal_requested_.count(target) ||
+      target == me_) {
+    done(false);  // isMemberLeaving
+    return;
+  }
+  trace("availability_check_start", {{"suspect", target.node}});
+  run_availability_check(target, false, std::move(done));
 }
 
 void Member::final_check_done(const MemberId& suspect, bool passed) {
@@ -145,11 +265,8 @@ void Member::final_check_done(const MemberId& suspect, bool passed) {
   if (!participating() || !in_view(suspect)) return;
   if (passed) {
     trace("final_check_passed", {{"suspect", suspect.node}});
-    for (const MemberId& m : view_->members) {
-      if (m == me_ || m == suspect || suspected_.count(m)) continue;
-      send(Msg::final_check_passed, m, 2,
-           [from = me_, suspect](Member& d) { d.on_final_check_passed(from, suspect); });
-    }
+    if (source_rules()) return;  // told, unsuspected and re-watched in availability_outcome
+    tell_final_check_passed(suspect);
     unsuspect(suspect);
     recompute_neighbour();
     return;
@@ -163,6 +280,12 @@ void Member::final_check_done(const MemberId& suspect, bool passed) {
 void Member::on_final_check_passed(const MemberId& from, const MemberId& suspect) {
   if (!participating() || final_checking(suspect)) return;
   trace("final_check_passed_received", {{"from", from.node}, {"suspect", suspect.node}});
+  if (source_rules()) {
+    // GMSHealthMonitor.processMessage(FinalCheckPassedMessage): contactedBy(suspect), with
+    // the coarse stamp of the last tick; a suspected member is no longer suspected.
+    contacted_by(suspect, last_tick_);
+    return;
+  }
   const bool was = suspected_.count(suspect) > 0;
   unsuspect(suspect);
   if (was) recompute_neighbour();

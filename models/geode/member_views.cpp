@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "models/geode/member.h"
+#include "models/geode/quorum.h"
+#include "models/geode/recipients.h"
 #include "models/geode/ring.h"
 #include "models/geode/view_creator.h"
 
@@ -12,15 +14,39 @@ namespace fdsim::geode {
 using nlohmann::json;
 
 void Member::request_removal(const MemberId& target) {
-  if (!participating() || !in_view(target) || target == me_) return;
+  if (!participating() || target == me_) return;
+  if (!in_view(target)) {
+    // Source rules (GMSJoinLeave.remove): a member no longer in the view is told directly
+    // that it is removed; no view is requested.
+    if (source_rules() && target.valid()) {
+      trace("removal_of_non_member", {{"target", target.node}});
+      send(Msg::remove_member, target, 1,
+           [from = me_, target](Member& d) { d.on_remove_member(from, target); });
+    }
+    return;
+  }
   if (!removal_requested_.insert(target).second) return;  // duplicate
   trace("removal_requested", {{"target", target.node}});
   if (is_coordinator()) {
     creator_->queue_removal(target);
     return;
   }
-  // To the coordinator, unless it is the member being removed (Geode never sends a removal
-  // request to its subject; a live subject learns from the view that drops it).
+  if (source_rules()) {
+    // GMSJoinLeave.remove: processed here first (processRemoveMemberMessage: I may take
+    // over), then, if I am still not the coordinator, sent to the preferred coordinators (up
+    // to SMALL_CLUSTER_SIZE + 1 = 10, me included; the subject is not filtered out, so a live
+    // subject learns at once that it is removed).
+    consider_take_over(target);
+    if (!participating() || is_coordinator()) return;
+    for (const MemberId& r : preferred_coordinators(*view_, {}, me_, 10, shared_.roles)) {
+      if (r == me_) continue;
+      send(Msg::remove_member, r, 1,
+           [from = me_, target](Member& d) { d.on_remove_member(from, target); });
+    }
+    return;
+  }
+  // To the coordinator, unless it is the member being removed (a live subject learns from
+  // the view that drops it).
   if (!(view_->coordinator == me_) && !(view_->coordinator == target))
     send(Msg::remove_member, view_->coordinator, 1,
          [from = me_, target](Member& d) { d.on_remove_member(from, target); });
@@ -29,6 +55,9 @@ void Member::request_removal(const MemberId& target) {
 
 void Member::on_remove_member(const MemberId& from, const MemberId& target) {
   if (!participating()) return;
+  // Source rules (GMSJoinLeave.processRemoveMemberMessage): requests from non-members are
+  // ignored.
+  if (source_rules() && !in_view(from)) return;
   if (target == me_) {
     trace("removal_request_about_me", {{"from", from.node}});
     forced_disconnect(DisconnectReason::removed);
@@ -92,6 +121,22 @@ void Member::install_view(const View& v, const std::vector<MemberId>& removed,
       forced_disconnect(DisconnectReason::removed);
     }
     return;
+  }
+  // Source rules (GMSJoinLeave.installView -> isMajorityLost): every member that installs a
+  // view checks the weight of the members it drops (its own view, its own lead member) and
+  // shuts down instead if it is at least half. (The coordinator checked before preparing.)
+  if (source_rules() && shared_.config.partition_detection && view_ && !created_here &&
+      v.id > view_->id) {
+    std::vector<MemberId> kept = view_->members;
+    std::vector<MemberId> crashed;
+    for (const MemberId& r : removed)
+      if (view_->contains(r)) crashed.push_back(r);
+    kept = without(kept, crashed);
+    if (quorum_lost(*view_, kept, shared_.roles)) {
+      trace("quorum_lost_at_install", {{"view_id", v.id}, {"lost", nodes_of(crashed)}});
+      forced_disconnect(DisconnectReason::partition);
+      return;
+    }
   }
   // Drop the state of departed members; suspicions of members still in the view are kept.
   for (auto it = contact_.begin(); it != contact_.end();)

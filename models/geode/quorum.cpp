@@ -11,9 +11,10 @@ std::optional<MemberId> lead_member(const View& view, const Roles& roles) {
 }
 
 int64_t member_weight(const MemberId& m, const View& view, const Roles& roles) {
-  if (roles.is_locator(m.node)) return 3;
+  const int64_t extra = roles.extra(m.node);
+  if (roles.is_locator(m.node)) return extra + 3;
   auto lead = lead_member(view, roles);
-  return lead && *lead == m ? 15 : 10;
+  return extra + (lead && *lead == m ? 15 : 10);
 }
 
 int64_t view_weight(const View& view, const Roles& roles) {

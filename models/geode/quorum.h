@@ -2,7 +2,8 @@
 // Quorum weights for partition detection (spec 5).
 //
 // Contract: a member weighs 10, plus 5 if it is the lead member (the first non-locator member
-// of the view, in view order); a locator weighs 3. A new view loses quorum when the members of
+// of the view, in view order); a locator weighs 3; every member adds its extra weight
+// (Roles::extra, Geode's member weight: GMSMembershipView.memberWeight). A new view loses quorum when the members of
 // the old view that it removes weigh at least half of the old view's weight (lead computed in
 // the old view). Pure functions; no randomness.
 

@@ -49,4 +49,25 @@ std::vector<MemberId> suspect_recipients(const View& view, const MemberId& sende
   return out;
 }
 
+std::vector<MemberId> preferred_coordinators(const View& view, const std::set<MemberId>& filter,
+                                             const MemberId& me, size_t max,
+                                             const Roles& roles) {
+  std::vector<MemberId> out, not_preferred;
+  for (const MemberId& m : view.members) {
+    if (m == me) continue;
+    if (roles.preferred(m.node) && !filter.count(m)) {
+      out.push_back(m);
+      if (out.size() >= max) break;
+    } else if (!filter.count(m)) {
+      not_preferred.push_back(m);
+    }
+  }
+  out.push_back(me);
+  for (const MemberId& m : not_preferred) {
+    if (out.size() >= max) break;
+    out.push_back(m);
+  }
+  return out;
+}
+
 }  // namespace fdsim::geode

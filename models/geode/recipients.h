@@ -36,4 +36,13 @@ std::vector<MemberId> suspect_recipients(const View& view, const MemberId& sende
                                          const std::set<MemberId>& sender_suspects,
                                          const Roles& roles, const FanoutRules& rules, Rng& rng);
 
+// Geode's GMSMembershipView.getPreferredCoordinators(filter, me, max): the preferred
+// coordinators other than me and not in `filter`, in view order, until there are `max`
+// (the scan stops there); then me; then, while the list is shorter than `max`, the
+// non-preferred members not in `filter` met before the scan stopped, in view order.
+// (The recipients of a removal request: GMSJoinLeave.remove.)
+std::vector<MemberId> preferred_coordinators(const View& view, const std::set<MemberId>& filter,
+                                             const MemberId& me, size_t max,
+                                             const Roles& roles);
+
 }  // namespace fdsim::geode

@@ -19,6 +19,9 @@ namespace fdsim::geode {
 struct Roles {
   std::vector<bool> locator;  // by node
   bool partition_detection = true;
+  std::vector<int64_t> extra_weight;  // by node (Geode's member weight); empty = all 0
+
+  int64_t extra(NodeId n) const { return n < extra_weight.size() ? extra_weight[n] : 0; }
 
   bool is_locator(NodeId n) const { return n < locator.size() && locator[n]; }
   bool any_locator() const;

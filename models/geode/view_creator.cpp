@@ -27,11 +27,20 @@ void ViewCreator::activate() {
   m_.trace("coordinator_active", json::object());
 }
 
+bool ViewCreator::source_rules() const { return m_.source_rules(); }
+
 void ViewCreator::deactivate() {
   ++gen_;
   Simulator& sim = m_.shared_.world.sim;
   sim.cancel(collection_timer_);
   sim.cancel(ack_timer_);
+  sim.cancel(healthy_timer_);
+  processor_ = ViewReplyProcessor{};
+  healthy_phase_ = false;
+  healthy_suspects_.clear();
+  ack_wait_ = false;
+  take_over_view_ = false;
+  ++healthy_round_;
   active_ = false;
   busy_ = false;
   pending_removals_.clear();
@@ -53,21 +62,46 @@ std::vector<MemberId> ViewCreator::removed_from_installed(const View& v) const {
 void ViewCreator::queue_removal(const MemberId& target) {
   if (!active_ || !m_.in_view(target) || target == m_.me_) return;
   if (listed(pending_removals_, target)) return;               // duplicate
-  if (busy_ && !preparing_.contains(target)) return;           // the view in the making drops it
+  if (!source_rules()) {
+    if (busy_ && !preparing_.contains(target)) return;         // the view in the making drops it
+    pending_removals_.push_back(target);
+    if (!first_queued_) first_queued_ = m_.now();
+    if (!busy_) schedule_collection();
+    return;
+  }
+  // GMSJoinLeave.processRemoveMemberMessage (coordinator): recordViewRequest, then
+  // prepareProcessor.processRemoveRequest.
   pending_removals_.push_back(target);
-  if (!first_queued_) first_queued_ = m_.now();
-  if (!busy_) schedule_collection();
+  if (!first_queued_) first_queued_ = busy_ ? last_take_ : m_.now();
+  if (!busy_) {
+    schedule_collection();
+    return;
+  }
+  if (ack_wait_) {
+    processor_.process_remove_request(target);
+    if (!processor_.waiting()) wait_over();
+  } else if (healthy_phase_) {
+    reevaluate_healthy();
+  }
+}
+
+void ViewCreator::member_suspected(const MemberId& m) {
+  if (!active_ || !busy_ || !ack_wait_) return;
+  processor_.member_suspected(m);
+  if (!processor_.waiting()) wait_over();
 }
 
 void ViewCreator::queue_join(const MemberId& joiner) {
   if (!active_ || m_.in_view(joiner) || listed(pending_joins_, joiner)) return;
   if (busy_ && preparing_.contains(joiner)) return;
-  // The joiner's old identity (same host, earlier incarnation) goes in the same view.
-  for (const MemberId& m : m_.view_->members)
-    if (m.node == joiner.node && !listed(pending_removals_, m)) pending_removals_.push_back(m);
+  // wiki: the joiner's old identity (same host, earlier incarnation) goes in the same view.
+  // Source rules: it stays (GMSJoinLeave.createAndSendView's oldIDs is never filled).
+  if (!source_rules())
+    for (const MemberId& m : m_.view_->members)
+      if (m.node == joiner.node && !listed(pending_removals_, m)) pending_removals_.push_back(m);
   pending_joins_.push_back(joiner);
   m_.trace("join_queued", {{"joiner", joiner.node}, {"incarnation", joiner.incarnation}});
-  if (!first_queued_) first_queued_ = m_.now();
+  if (!first_queued_) first_queued_ = (source_rules() && busy_) ? last_take_ : m_.now();
   if (!busy_) schedule_collection();
 }
 
@@ -82,6 +116,31 @@ void ViewCreator::create_view() {
   if (pending_removals_.empty() && pending_joins_.empty()) return;
   const View& cur = *m_.view_;
   const int64_t id = cur.id + 1;
+  if (source_rules()) {
+    // GMSJoinLeave.ViewCreator.createAndSendView.
+    last_take_ = m_.now();
+    std::vector<MemberId> removals, strangers;
+    for (const MemberId& r : pending_removals_) (cur.contains(r) ? removals : strangers).push_back(r);
+    std::vector<MemberId> joins;
+    for (const MemberId& j : pending_joins_)
+      if (!cur.contains(j)) joins.push_back(j);
+    pending_removals_.clear();
+    pending_joins_.clear();
+    first_queued_.reset();
+    tell_removed(strangers);  // "unknown, probably rogue": told, no view for them
+    std::vector<MemberId> members = without(cur.members, removals);
+    if (joins.empty() && members == cur.members) {
+      m_.trace("view_unchanged", {{"view_id", cur.id}});
+      return;  // no membership change: no view
+    }
+    for (MemberId j : joins) {
+      j.join_view = id;
+      members.push_back(j);
+    }
+    tell_removed(removals);  // sendRemoveMessages, before the prepare
+    prepare(make_view(id, std::move(members), m_.shared_.roles));
+    return;
+  }
   std::vector<MemberId> members = without(cur.members, pending_removals_);
   for (MemberId j : pending_joins_) {
     j.join_view = id;
@@ -93,9 +152,16 @@ void ViewCreator::create_view() {
   prepare(make_view(id, std::move(members), m_.shared_.roles));
 }
 
+void ViewCreator::tell_removed(const std::vector<MemberId>& removed) {
+  for (const MemberId& r : removed)
+    m_.send(Msg::remove_member, r, 1,
+            [from = m_.me_, r](Member& d) { d.on_remove_member(from, r); });
+}
+
 void ViewCreator::take_over(View v) {
   deactivate();
   active_ = true;
+  take_over_view_ = true;
   prepare(std::move(v));
 }
 
@@ -124,16 +190,126 @@ void ViewCreator::prepare(View v) {
   for (const MemberId& m : awaiting_)
     m_.send(Msg::prepare_view, m, preparing_.size(),
             [from = m_.me_, shared_view](Member& d) { d.on_prepare_view(from, shared_view); });
+  if (source_rules()) {
+    // GMSJoinLeave.sendView(preparing): initialize, processPendingRequests (pending removal
+    // requests minus the view's own removals), then waitForResponses.
+    processor_.initialize(preparing_.id, awaiting_);
+    std::vector<MemberId> pending;
+    for (const MemberId& r : pending_removals_)
+      if (!listed(removed, r)) pending.push_back(r);
+    processor_.process_pending_requests(pending);
+    ack_wait_ = true;
+    if (!processor_.waiting()) {
+      wait_over();
+      return;
+    }
+  }
   ack_timer_ = timer_at(m_.now() + m_.shared_.config.view_ack_timeout,
-                        m_.shared_.kinds.ack_timeout, [this] { ack_deadline(); });
+                        m_.shared_.kinds.ack_timeout,
+                        [this] { source_rules() ? wait_over() : ack_deadline(); });
 }
 
 void ViewCreator::on_ack(const MemberId& from, int64_t view_id) {
+  if (source_rules()) {
+    if (!busy_ || !ack_wait_) return;
+    processor_.process_view_response(view_id, from);
+    if (!processor_.waiting()) wait_over();
+    return;
+  }
   if (!busy_ || view_id != preparing_.id || !awaiting_.erase(from)) return;
   if (awaiting_.empty() && checking_.empty() && m_.shared_.world.sim.pending(ack_timer_)) {
     m_.shared_.world.sim.cancel(ack_timer_);
     install();
   }
+}
+
+// --- Source rules: the end of the wait, removeHealthyMembers, the prepare loop. ---
+
+void ViewCreator::wait_over() {
+  if (!ack_wait_) return;
+  ack_wait_ = false;
+  m_.shared_.world.sim.cancel(ack_timer_);
+  const std::set<MemberId> failed = processor_.finish_wait();
+  if (failed.empty()) {
+    install();
+    return;
+  }
+  // prepareAndSendView: the unresponsive members are those that did not ack, less the
+  // members this view removes anyway.
+  const std::vector<MemberId> removed = removed_from_installed(preparing_);
+  std::set<MemberId> unresponsive;
+  for (const MemberId& m : processor_.not_replied())
+    if (!listed(removed, m)) unresponsive.insert(m);
+  m_.trace("view_ack_wait_over",
+           {{"view_id", preparing_.id},
+            {"not_acked", nodes_of(std::vector<MemberId>(processor_.not_replied().begin(),
+                                                          processor_.not_replied().end()))},
+            {"failed_to_respond", nodes_of(std::vector<MemberId>(failed.begin(), failed.end()))}});
+  if (unresponsive.empty()) {
+    install();
+    return;
+  }
+  remove_healthy(std::move(unresponsive));
+}
+
+void ViewCreator::remove_healthy(std::set<MemberId> unresponsive) {
+  // ViewCreator.removeHealthyMembers: members with a pending removal request are not
+  // checked; the others get one availability check each, in parallel.
+  healthy_phase_ = true;
+  healthy_suspects_ = std::move(unresponsive);
+  const uint64_t round = ++healthy_round_;
+  std::vector<MemberId> to_check;
+  for (const MemberId& m : healthy_suspects_)
+    if (!listed(pending_removals_, m)) to_check.push_back(m);
+  m_.trace("view_availability_checks",
+           {{"view_id", preparing_.id}, {"checking", nodes_of(to_check)}});
+  if (to_check.empty()) {
+    finish_prepare();
+    return;
+  }
+  healthy_timer_ = timer_at(m_.now() + m_.shared_.config.view_ack_timeout,
+                            m_.shared_.kinds.prepare_give_up, [this] { finish_prepare(); });
+  for (const MemberId& m : to_check) {
+    if (round != healthy_round_) break;  // ended by a result that came at once
+    m_.check_if_available(m, [this, g = gen_, round, m](bool available) {
+      if (g == gen_ && round == healthy_round_) healthy_result(m, available);
+    });
+  }
+  if (round == healthy_round_) reevaluate_healthy();
+}
+
+void ViewCreator::healthy_result(const MemberId& m, bool available) {
+  if (!healthy_phase_) return;
+  if (available) healthy_suspects_.erase(m);
+  reevaluate_healthy();
+}
+
+void ViewCreator::reevaluate_healthy() {
+  if (!healthy_phase_) return;
+  for (const MemberId& m : healthy_suspects_)
+    if (!listed(pending_removals_, m)) return;  // still waiting for a check (or a request)
+  finish_prepare();
+}
+
+void ViewCreator::finish_prepare() {
+  if (!healthy_phase_) return;
+  healthy_phase_ = false;
+  ++healthy_round_;
+  m_.shared_.world.sim.cancel(healthy_timer_);
+  const std::vector<MemberId> failures(healthy_suspects_.begin(), healthy_suspects_.end());
+  healthy_suspects_.clear();
+  if (failures.empty()) {
+    install();
+    return;
+  }
+  // The failures are told they are removed (sendRemoveMessages) and a view without them,
+  // id + 1, is prepared again (the do-while loop of prepareAndSendView).
+  m_.trace("view_unresponsive_removed",
+           {{"view_id", preparing_.id}, {"removed", nodes_of(failures)}});
+  View next = make_view(preparing_.id + 1, without(preparing_.members, failures),
+                        m_.shared_.roles);
+  tell_removed(failures);
+  prepare(std::move(next));
 }
 
 void ViewCreator::ack_deadline() {
@@ -181,7 +357,12 @@ void ViewCreator::install() {
     m_.send(Msg::install_view, m, v.size(), [from = m_.me_, shared_view, removed](Member& d) {
       d.on_install_view(from, shared_view, removed);
     });
+  const bool take_over = take_over_view_;
+  take_over_view_ = false;
   m_.install_view(v, removed, /*created_here=*/true);
+  // Source rules: after a take-over view the request timer starts afresh (ViewCreator.run
+  // sets okayToCreateView after sendInitialView).
+  if (source_rules() && take_over && first_queued_) first_queued_ = m_.now();
   if (active_ && first_queued_) schedule_collection();
 }
 

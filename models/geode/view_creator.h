@@ -18,12 +18,29 @@
 //   without them (id + 1) is prepared again, else the view is installed.
 // - Install: the coordinator installs locally and sends InstallView to every other member and
 //   to every removed member (a live removed member learns it is out and disconnects).
+// Source rules (`current`; GMSJoinLeave.ViewCreator, method names in the .cpp):
+// - Requests: every removal request for a member of the installed view is recorded, even
+//   while a view is being prepared. Making a view drops (and tells directly) the removals of
+//   members no longer in the view; when membership would not change, no view is made. The
+//   members a view removes get a RemoveMember message before the prepare. A request queued
+//   while a view was prepared is served at max(now, time the last requests were taken +
+//   request_collection).
+// - Joins: the joiner's old identity is not dropped (failure detection removes it).
+// - Prepare: the wait (ViewReplyProcessor, view_reply.h) ends early as soon as every member
+//   that has not acked is a pending removal: a removal request was queued for it, or a
+//   final or availability check of it started on this member. If some did not ack, those
+//   without a pending removal get one availability check each (Member::check_if_available,
+//   in parallel); the phase ends when every one passed, or every one left has a pending
+//   removal, or view_ack_timeout after it began. The members left (failed, or with a pending
+//   removal) are told they are removed and a view with id + 1 without them is prepared
+//   again; if none is left the view is installed as is.
 
 #include <optional>
 #include <set>
 #include <vector>
 
 #include "models/geode/view.h"
+#include "models/geode/view_reply.h"
 #include "sim/engine/simulator.h"
 
 namespace fdsim::geode {
@@ -43,6 +60,9 @@ class ViewCreator {
   void queue_join(const MemberId& joiner);
   void take_over(View v);
   void on_ack(const MemberId& from, int64_t view_id);
+  // Services.memberSuspected on this member: a check of m started (source rules).
+  void member_suspected(const MemberId& m);
+  bool prepare_waiting() const { return busy_ && processor_.waiting(); }
 
  private:
   void schedule_collection();
@@ -54,6 +74,14 @@ class ViewCreator {
   void declare_partition(const View& v);
   EventId timer_at(SimTime t, EventKind kind, std::function<void()> fn);
   std::vector<MemberId> removed_from_installed(const View& v) const;
+  // Source rules.
+  void wait_over();
+  void remove_healthy(std::set<MemberId> unresponsive);
+  void healthy_result(const MemberId& m, bool available);
+  void reevaluate_healthy();
+  void finish_prepare();
+  void tell_removed(const std::vector<MemberId>& removed);
+  bool source_rules() const;
 
   Member& m_;
   bool active_ = false;
@@ -68,6 +96,15 @@ class ViewCreator {
   std::set<MemberId> checking_;
   std::vector<MemberId> failed_;
   EventId ack_timer_;
+  // Source rules.
+  ViewReplyProcessor processor_;
+  bool healthy_phase_ = false;           // removeHealthyMembers is running
+  std::set<MemberId> healthy_suspects_;  // its `suspects`
+  EventId healthy_timer_;
+  SimTime last_take_;                    // when the last requests were taken into a view
+  bool ack_wait_ = false;                // waiting for prepare acks
+  bool take_over_view_ = false;          // the view being prepared is a take-over view
+  uint64_t healthy_round_ = 0;           // invalidates late availability results
 };
 
 }  // namespace fdsim::geode

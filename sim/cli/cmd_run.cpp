@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +25,7 @@ namespace {
 
 struct RunArgs {
   std::vector<std::string> files;
-  uint64_t seed = 0;
+  std::string seed_text;  // parsed strictly by parse_seed (CLI11 would wrap -1 to 2^64 - 1)
   int64_t replications = 0;
   std::string out_dir = "out";
   bool trace = false;
@@ -39,10 +41,34 @@ struct Loaded {
   std::shared_ptr<const run::Scenario> scenario;
 };
 
+// A seed is a decimal integer from 0 to 2^64 - 1, nothing else: no sign, no exponent, no
+// wrap-around ("-1" and "18446744073709551616" are errors, not 18446744073709551615).
+std::optional<uint64_t> parse_seed(const std::string& text) {
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const uint64_t d = uint64_t(c - '0');
+    if (v > (UINT64_MAX - d) / 10) return std::nullopt;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
 int run_command(const RunArgs& args) {
   // 1. Validate everything before running anything.
   std::vector<Loaded> loaded;
   std::vector<std::string> problems;
+  uint64_t seed = 0;
+  if (*args.seed_opt) {
+    const auto parsed = parse_seed(args.seed_text);
+    if (!parsed) {
+      std::cerr << "--seed: expected an integer from 0 to 18446744073709551615, got \""
+                << args.seed_text << "\"\n";
+      return kExitBadInput;
+    }
+    seed = *parsed;
+  }
   for (const auto& path : args.files) {
     InputFile in = read_input_file(path);
     if (!in.problems.empty()) {
@@ -53,13 +79,34 @@ int run_command(const RunArgs& args) {
       problems.push_back(path + ": is a sweep file; run it with: fdsim sweep " + path);
       continue;
     }
-    if (*args.seed_opt && in.doc.is_object()) in.doc["seed"] = args.seed;
+    if (*args.seed_opt && in.doc.is_object()) in.doc["seed"] = seed;
     run::LoadResult load = run::load_scenario_json(in.doc, path, run::directory_of(path));
     if (!load.ok()) {
       problems.insert(problems.end(), load.problems.begin(), load.problems.end());
       continue;
     }
     loaded.push_back({path, std::move(in.doc), load.scenario});
+  }
+  // Two scenarios that would write the same result file (same name, seed and replication)
+  // would silently overwrite each other.
+  {
+    std::map<std::string, std::string> writer_of;  // result stem -> first scenario path
+    for (const auto& l : loaded) {
+      const int64_t reps =
+          *args.replications_opt ? args.replications : l.scenario->top.replications;
+      for (int64_t rep = 0; rep < reps; ++rep) {
+        const std::string stem =
+            run::result_stem(l.scenario->top.name, l.scenario->top.seed, uint64_t(rep));
+        const auto [it, fresh] = writer_of.emplace(stem, l.path);
+        if (!fresh) {
+          problems.push_back(l.path + ": $.name: \"" + l.scenario->top.name + "\" with seed " +
+                             std::to_string(l.scenario->top.seed) + " writes " + stem +
+                             ".json, as " + it->second +
+                             " does; give the scenarios different names or seeds");
+          break;
+        }
+      }
+    }
   }
   if (!problems.empty()) {
     for (const auto& p : problems) std::cerr << p << "\n";
@@ -81,6 +128,7 @@ int run_command(const RunArgs& args) {
     for (int64_t rep = 0; rep < reps; ++rep) {
       run::RunOptions opts;
       opts.trace = args.trace;
+      opts.trace_dir = args.out_dir;  // traces stream to disk (bounded memory)
       if (progress.enabled()) {
         opts.progress_info = [&progress](const run::ProgressInfo& p) { progress.update(p); };
       }
@@ -98,17 +146,17 @@ int run_command(const RunArgs& args) {
         }
         continue;
       }
-      const bool trace = args.trace || l.scenario->top.output.trace;
-      run::WrittenRun w = run::write_run_files(args.out_dir, outcome.result, outcome.run_stats,
-                                               trace ? &outcome.trace_lines : nullptr);
+      run::WrittenRun w =
+          run::write_run_files(args.out_dir, outcome.result, outcome.run_stats, nullptr);
       if (!w.error.empty()) {
+        // A write error (full disk, I/O error) ends the command: every later replication
+        // would fail the same way after simulating for nothing.
         std::cerr << w.error << "\n";
-        code = kExitInternal;
-        continue;
+        return kExitInternal;
       }
       if (!args.quiet) {
         std::cout << "wrote " << w.result_path;
-        if (!w.trace_path.empty()) std::cout << " and " << w.trace_path;
+        if (!outcome.trace_path.empty()) std::cout << " and " << outcome.trace_path;
         std::cout << "\n";
         const auto& m = outcome.result["metrics"];
         for (const auto& arm : outcome.result["manifest"]["arm_order"]) {
@@ -127,7 +175,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* sub = app.add_subcommand("run", "Run scenarios and write one result file per replication");
   sub->add_option("scenarios", args->files, "Scenario files (JSON)")->required();
-  args->seed_opt = sub->add_option("--seed", args->seed, "Override the scenario's seed");
+  args->seed_opt = sub->add_option("--seed", args->seed_text,
+                                   "Override the scenario's seed (an integer from 0 to 2^64 - 1)");
   args->replications_opt =
       sub->add_option("--replications", args->replications,
                       "Override the number of replications (runs replications 0..R-1)")

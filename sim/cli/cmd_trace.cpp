@@ -3,6 +3,7 @@
 // --plantuml, a PlantUML sequence diagram (sim/run/trace_plantuml.h).
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -17,6 +18,7 @@
 #include "sim/engine/ids.h"
 #include "sim/engine/time.h"
 #include "sim/run/trace_plantuml.h"
+#include "sim/scenario/json_document.h"
 
 namespace fdsim::cli {
 
@@ -39,31 +41,82 @@ struct TraceArgs {
   CLI::Option* arm_opt = nullptr;
 };
 
-// Reads the JSONL file; every malformed line is a problem "<file>: line N: ...".
+// Reads one line of at most `limit` bytes (without the '\n'); a longer line is consumed to
+// its end and reported as too long, so memory stays bounded whatever the file holds.
+enum class LineRead { ok, too_long, end };
+LineRead read_bounded_line(std::istream& in, std::string& line, size_t limit) {
+  line.clear();
+  bool any = false, too_long = false;
+  for (int c = in.get(); c != EOF; c = in.get()) {
+    any = true;
+    if (c == '\n') return too_long ? LineRead::too_long : LineRead::ok;
+    if (line.size() < limit) {
+      line.push_back(char(c));
+    } else {
+      too_long = true;
+    }
+  }
+  if (!any) return LineRead::end;
+  return too_long ? LineRead::too_long : LineRead::ok;
+}
+
+// What a trace record must look like for `fdsim trace` to use it: the leading keys with their
+// types (trace_collector.h) and, when present, the fields the summary and diagram read.
+std::string record_problem(const nlohmann::json& j) {
+  const char* shape = "expected a trace record {\"t_ns\": ..., \"node\": ..., \"kind\": ...}";
+  if (!j.is_object() || !j.contains("t_ns") || !j["t_ns"].is_number_integer() ||
+      !j.contains("kind") || !j["kind"].is_string())
+    return shape;
+  if (j.contains("node") && !j["node"].is_null() && !j["node"].is_number_unsigned())
+    return "\"node\" must be an integer >= 0 or null";
+  if (j.contains("arm") && !j["arm"].is_string()) return "\"arm\" must be a string";
+  if (j.contains("msg") && !j["msg"].is_string()) return "\"msg\" must be a string";
+  return "";
+}
+
+// Reads the JSONL file; every malformed line is a problem "<file>: line N: ...". Each line is
+// parsed by the one JSON reader (sim/scenario/json_document.h) under its limits.
 std::vector<nlohmann::json> read_trace(const std::string& path, std::vector<std::string>& problems) {
   std::vector<nlohmann::json> records;
-  std::ifstream in(path);
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    problems.push_back(path + ": is not a regular file");
+    return records;
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     problems.push_back(path + ": cannot read the file");
     return records;
   }
   std::string line;
   size_t n = 0;
-  while (std::getline(in, line)) {
+  auto bad = [&](const std::string& why) {
+    problems.push_back(path + ": line " + std::to_string(n) + ": " + why);
+    if (problems.size() >= 20) {
+      problems.push_back(path + ": (stopping after 20 bad lines)");
+      return false;
+    }
+    return true;
+  };
+  for (;;) {
+    const LineRead r = read_bounded_line(in, line, scenario::kMaxJsonStringBytes);
+    if (r == LineRead::end) break;
     ++n;
-    if (line.empty()) continue;
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("t_ns") || !j["t_ns"].is_number_integer() ||
-        !j.contains("kind") || !j["kind"].is_string()) {
-      problems.push_back(path + ": line " + std::to_string(n) +
-                         ": expected a trace record {\"t_ns\": ..., \"node\": ..., \"kind\": ...}");
-      if (problems.size() >= 20) {
-        problems.push_back(path + ": (stopping after 20 bad lines)");
+    if (r == LineRead::too_long) {
+      if (!bad("longer than the limit of " + std::to_string(scenario::kMaxJsonStringBytes) +
+               " bytes for a trace record"))
         break;
-      }
       continue;
     }
-    records.push_back(std::move(j));
+    if (line.empty()) continue;
+    scenario::JsonDocument d = scenario::parse_json_text(line, "");
+    std::string why = d.ok() ? record_problem(*d.doc) : record_problem(nlohmann::json());
+    if (!why.empty()) {
+      if (!bad(why)) break;
+      continue;
+    }
+    records.push_back(std::move(*d.doc));
   }
   return records;
 }

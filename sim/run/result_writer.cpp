@@ -33,14 +33,20 @@ bool write_all(int fd, const std::string& content) {
 
 }  // namespace
 
+std::string temporary_path_for(const std::string& path) {
+  const std::filesystem::path target(path);
+  const std::filesystem::path dir =
+      target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  return (dir / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
+                 std::to_string(temp_counter.fetch_add(1))))
+      .string();
+}
+
 std::string write_file_atomic(const std::string& path, const std::string& content) {
   const std::filesystem::path target(path);
   const std::filesystem::path dir =
       target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  const std::string temp =
-      (dir / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
-              std::to_string(temp_counter.fetch_add(1))))
-          .string();
+  const std::string temp = temporary_path_for(path);
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return "cannot write " + path + ": " + errno_text(errno);
   if (!write_all(fd, content) || ::fsync(fd) != 0) {

@@ -26,6 +26,9 @@ namespace fdsim::run {
 // Returns "" on success, else a readable error ("cannot write out/x.json: No space left").
 std::string write_file_atomic(const std::string& path, const std::string& content);
 
+// A fresh temporary name next to `path` (".<name>.tmp.<pid>.<n>"), unique within the process.
+std::string temporary_path_for(const std::string& path);
+
 // "<name>-seed<seed>-rep<replication>"
 std::string result_stem(const std::string& scenario_name, uint64_t seed, uint64_t replication);
 

@@ -4,8 +4,11 @@
 #include <cinttypes>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <memory>
 
 #include "sim/engine/hash.h"
+#include "sim/run/result_writer.h"
 #include "sim/run/run_stats.h"
 #include "sim/run/scenario_loader.h"
 #include "sim/run/simulation.h"
@@ -28,6 +31,7 @@ const char* family_name(ArmFamily f) {
     case ArmFamily::load_sharing: return "load_sharing";
     case ArmFamily::membership: return "membership";
     case ArmFamily::heartbeat_study: return "heartbeat_study";
+    case ArmFamily::swim: return "swim";
   }
   return "?";
 }
@@ -77,7 +81,25 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
     return out;
   }
   const Scenario& s = *load.scenario;
-  const bool trace = options.trace || s.top.output.trace;
+  const bool to_file = !options.trace_dir.empty() && (options.trace || s.top.output.trace);
+  const bool trace = options.trace || to_file;
+  std::unique_ptr<TraceOutput> trace_out;
+  std::unique_ptr<TraceFile> trace_file;
+  if (to_file) {
+    const std::string path =
+        (std::filesystem::path(options.trace_dir) /
+         (result_stem(s.top.name, s.top.seed, replication) + ".trace.jsonl"))
+            .string();
+    std::string error;
+    trace_file = TraceFile::open(path, &error);
+    if (!trace_file) {
+      out.internal_error = error;
+      return out;
+    }
+  } else if (trace) {
+    trace_out = std::make_unique<TraceLines>(out.trace_lines);
+  }
+  TraceOutput* trace_sink = trace_file ? static_cast<TraceOutput*>(trace_file.get()) : trace_out.get();
   const std::vector<SimulationPlan> plans = plan_simulations(s);
   const double horizon_s = s.top.horizon_s;
   const double total_s = horizon_s * double(plans.size());
@@ -102,8 +124,7 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
             options.progress_info({done_s + now_s, total_s, done_events + events});
         };
       }
-      SimulationOutput sim = run_simulation(s, replication, plans[i],
-                                            trace ? &out.trace_lines : nullptr, progress);
+      SimulationOutput sim = run_simulation(s, replication, plans[i], trace_sink, progress);
       for (const auto& arm : plans[i].arms) {
         metrics[arm] = std::move(sim.metrics[arm]);
         arms_manifest[arm] = {{"simulation", i},
@@ -130,6 +151,12 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
     out.internal_error = "arm " + running + ": unknown exception";
     out.trace_lines.clear();
     return out;
+  }
+
+  if (trace_file) {
+    out.internal_error = trace_file->commit();
+    if (!out.internal_error.empty()) return out;
+    out.trace_path = trace_file->path();
   }
 
   json manifest = {{"fdsim_version", FDSIM_VERSION},

@@ -42,6 +42,12 @@ struct ProgressInfo {
 struct RunOptions {
   std::optional<uint64_t> seed;  // overrides the scenario's seed
   bool trace = false;            // collect the protocol-event trace (JSONL lines)
+  // With a trace (`trace`, or the scenario's output.trace): when set, the trace streams to
+  // "<trace_dir>/<result stem>.trace.jsonl" as the run goes (atomic: it appears whole at the
+  // end, or not at all) and RunOutcome::trace_path names it; when empty and `trace` is set,
+  // the lines are kept in RunOutcome::trace_lines (tests, small runs). A scenario's
+  // output.trace alone, without trace_dir (a sweep), writes no trace.
+  std::string trace_dir;
   // Called now and then with (simulated seconds reached, horizon seconds) for progress. With
   // several simulations (one per arm) both are summed over them: (done, arms x horizon).
   std::function<void(double, double)> progress;
@@ -55,7 +61,8 @@ struct RunOutcome {
   std::string internal_error;         // set when the run itself failed (a bug, not bad input)
   nlohmann::json result;              // {"manifest": ..., "metrics": {arm: {...}}, ...}
   nlohmann::json run_stats;           // wall time, events per wall second, peak RSS, ...
-  std::vector<std::string> trace_lines;  // JSONL, when RunOptions::trace
+  std::vector<std::string> trace_lines;  // JSONL, when RunOptions::trace without trace_dir
+  std::string trace_path;                // the trace file written, with RunOptions::trace_dir
 };
 
 // Validates and runs `scenario` (an unresolved scenario document) for one replication.

@@ -63,6 +63,11 @@ void choose_arms(Scenario& s, const scenario::ModelSections& sections, Diagnosti
     s.arms = s.membership->arm_names();
     check_unique_arms(s.arms, "$.membership", diag);
   }
+  if (s.arms.empty() && s.swim) {
+    s.family = ArmFamily::swim;
+    s.arms = s.swim->arm_names();
+    check_unique_arms(s.arms, "$.swim", diag);
+  }
   if (s.arms.empty() && s.detectors) {
     s.family = ArmFamily::heartbeat_study;
     s.arms = s.detectors->arm_names();
@@ -101,14 +106,27 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
       if (p.path.rfind("$.nodes", 0) == 0) return false;
     return true;
   }();
-  const scenario::ModelSections sections = scenario::check_model_sections(root);
+  // `swim` runs alone; the other sections' combination rules do not know it.
+  const bool swim_section = root.has("swim");
+  const scenario::ModelSections sections = [&] {
+    if (!swim_section) return scenario::check_model_sections(root);
+    scenario::ModelSections m;
+    m.membership = root.has("membership");
+    m.workload = root.has("workload");
+    m.load_sharing = root.has("load_sharing");
+    m.detectors = root.has("detectors");
+    if (m.membership || m.workload || m.load_sharing || m.detectors)
+      root.error("swim", "SWIM runs only in a scenario without 'membership', 'workload', "
+                         "'load_sharing' and 'detectors'; put it in a scenario of its own");
+    return m;
+  }();
   const scenario::NodesConfig& nodes = s->top.nodes;
 
   if (!nodes_ok) {
     // Everything below refers to nodes; checking it against a broken node set would only
     // produce noise. The keys are consumed so they are not reported as unknown either.
     for (const char* key :
-         {"network", "faults", "membership", "workload", "load_sharing", "detectors"})
+         {"network", "faults", "membership", "workload", "load_sharing", "detectors", "swim"})
       root.consume(key);
   } else {
     // --- network ---
@@ -141,6 +159,10 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
       // One without the other: already reported by check_model_sections().
       root.consume("workload");
       root.consume("load_sharing");
+    }
+    // --- swim (SWIM with Lifeguard) ---
+    if (swim_section) {
+      root.object("swim", [&](ObjectReader& r) { s->swim = swim::parse_swim_config(r, nodes); });
     }
     // --- detectors (the pairwise heartbeat study) ---
     if (sections.detectors) {

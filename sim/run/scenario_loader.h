@@ -25,6 +25,7 @@
 #include "models/detectors/heartbeat_study_config.h"
 #include "models/geode/config.h"
 #include "models/loadsharing/config.h"
+#include "models/swim/config.h"
 #include "sim/faults/config.h"
 #include "sim/net/network.h"
 #include "sim/scenario/top_level.h"
@@ -32,7 +33,7 @@
 namespace fdsim::run {
 
 // Which model family provides the arms of a scenario (contracts.md, "Arms and runs").
-enum class ArmFamily { load_sharing, membership, heartbeat_study };
+enum class ArmFamily { load_sharing, membership, heartbeat_study, swim };
 
 struct Scenario {
   std::string source;    // file path or name, for messages
@@ -43,6 +44,7 @@ struct Scenario {
   std::optional<geode::GeodeConfig> membership;
   std::optional<loadsharing::LoadSharingConfig> load_sharing;
   std::optional<detectors::HeartbeatStudyConfig> detectors;
+  std::optional<swim::SwimConfig> swim;  // SWIM / Lifeguard (runs alone)
   ArmFamily family = ArmFamily::membership;
   std::vector<std::string> arms;  // arm names in the order the scenario gives them
   nlohmann::json resolved;        // every section with every default

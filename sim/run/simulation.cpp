@@ -6,9 +6,11 @@
 #include "models/detectors/heartbeat_study.h"
 #include "models/geode/geode_model.h"
 #include "models/loadsharing/loadsharing_model.h"
+#include "models/swim/swim_model.h"
 #include "sim/faults/injector.h"
 #include "sim/net/world.h"
 #include "sim/run/node_table.h"
+#include "sim/run/stall_guard.h"
 #include "sim/run/trace_collector.h"
 
 namespace fdsim::run {
@@ -68,6 +70,14 @@ Models build_models(const Scenario& s, World& world, const SimulationPlan& plan)
       m.metrics = [g_ptr, arm] { return json{{arm, g_ptr->metrics()}}; };
       break;
     }
+    case ArmFamily::swim: {
+      auto sw = std::make_unique<swim::SwimModel>(world, *s.swim, plan.arm_index);
+      Model* sw_ptr = sw.get();
+      m.owned.push_back(std::move(sw));
+      const std::string arm = plan.arms.front();
+      m.metrics = [sw_ptr, arm] { return json{{arm, sw_ptr->metrics()}}; };
+      break;
+    }
     case ArmFamily::heartbeat_study: {
       auto st = std::make_unique<detectors::HeartbeatStudy>(world, *s.detectors);
       Model* st_ptr = st.get();
@@ -85,20 +95,21 @@ Models build_models(const Scenario& s, World& world, const SimulationPlan& plan)
 }  // namespace
 
 SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
-                                const SimulationPlan& plan, std::vector<std::string>* trace_lines,
+                                const SimulationPlan& plan, TraceOutput* trace_out,
                                 const std::function<void(double, uint64_t)>& progress) {
   const auto wall_start = std::chrono::steady_clock::now();
   Simulator sim;
   std::unique_ptr<TraceCollector> trace;
-  if (trace_lines != nullptr) {
-    trace = std::make_unique<TraceCollector>(*trace_lines, plan.trace_label);
+  if (trace_out != nullptr) {
+    trace = std::make_unique<TraceCollector>(*trace_out, plan.trace_label);
     sim.set_trace(trace.get());
   }
-  if (progress) {
-    sim.set_progress_hook(1u << 16, [&sim, &progress] {
-      progress(sim.now().seconds(), sim.events_dispatched());
-    });
-  }
+  // The hook also runs the stall guard (sim/run/stall_guard.h), so it is always set.
+  StallGuard stall_guard(sim);
+  sim.set_progress_hook(kStallCheckEveryEvents, [&sim, &progress, &stall_guard] {
+    stall_guard.check();
+    if (progress) progress(sim.now().seconds(), sim.events_dispatched());
+  });
   const size_t n = s.top.nodes.count;
   net::Hosts hosts(sim, n);
   net::NetworkConfig net_cfg = s.network;

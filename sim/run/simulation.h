@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/run/scenario_loader.h"
+#include "sim/run/trace_output.h"
 
 namespace fdsim::run {
 
@@ -40,7 +41,7 @@ std::vector<SimulationPlan> plan_simulations(const Scenario& s);
 
 // `progress(simulated seconds reached, events dispatched)` is called now and then; may be null.
 SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
-                                const SimulationPlan& plan, std::vector<std::string>* trace_lines,
+                                const SimulationPlan& plan, TraceOutput* trace_out,
                                 const std::function<void(double, uint64_t)>& progress);
 
 }  // namespace fdsim::run

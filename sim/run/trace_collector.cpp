@@ -1,7 +1,7 @@
 #include "sim/run/trace_collector.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace fdsim::run {
 
@@ -15,11 +15,9 @@ void TraceCollector::record(SimTime t, NodeId node, std::string_view kind,
     for (auto it = fields.begin(); it != fields.end(); ++it) {
       const std::string& key = it.key();
       if (key == "t_ns" || key == "node" || key == "kind" || key == "arm") {
-        std::fprintf(stderr,
-                     "fdsim: internal error at t=%s node %u: trace record '%.*s' has a field "
-                     "named '%s', which is reserved\n",
-                     to_string(t).c_str(), node, int(kind.size()), kind.data(), key.c_str());
-        std::abort();
+        throw std::logic_error("at t=" + to_string(t) + " node " + std::to_string(node) +
+                               ": trace record '" + std::string(kind) + "' has a field named '" +
+                               key + "', which is reserved");
       }
       line += "," + nlohmann::json(key).dump() + ":" + it.value().dump();
     }
@@ -27,7 +25,7 @@ void TraceCollector::record(SimTime t, NodeId node, std::string_view kind,
     line += ",\"value\":" + fields.dump();
   }
   line += "}";
-  lines_.push_back(std::move(line));
+  out_.write_line(line);
 }
 
 }  // namespace fdsim::run

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 namespace fdsim::scenario {
 
@@ -15,12 +14,16 @@ using nlohmann::json;
 namespace {
 
 // Builds the DOM like nlohmann's own SAX DOM parser, but records duplicate keys (with their
-// JSON path) instead of silently keeping the last value.
+// JSON path) instead of silently keeping the last value, and stops at the first limit of
+// json_limits.h that the input breaks. The path of the open containers is kept as one entry
+// per level (a key or an index), so memory stays linear in the depth; the "$.a[3].b" text is
+// built only for a message.
 class DomBuilder {
  public:
   std::vector<std::string> duplicates;  // "$.path: duplicate key ..."
   std::size_t error_position = 0;
   std::string error_message;
+  std::string limit_message;  // set when a limit stopped the parse ("$.a: ...")
   bool failed = false;
   json root;
 
@@ -29,19 +32,29 @@ class DomBuilder {
   bool number_integer(json::number_integer_t v) { return put(json(v)); }
   bool number_unsigned(json::number_unsigned_t v) { return put(json(v)); }
   bool number_float(json::number_float_t v, const json::string_t&) { return put(json(v)); }
-  bool string(json::string_t& v) { return put(json(std::move(v))); }
+  bool string(json::string_t& v) {
+    if (v.size() > kMaxJsonStringBytes) {
+      return limit(path_text(true) + ": a string longer than the limit of " +
+                   std::to_string(kMaxJsonStringBytes) + " bytes");
+    }
+    return put(json(std::move(v)));
+  }
   bool binary(json::binary_t& v) { return put(json::binary(std::move(v))); }
   bool start_object(std::size_t) { return open(json::object()); }
   bool end_object() { return close(); }
   bool start_array(std::size_t) { return open(json::array()); }
   bool end_array() { return close(); }
   bool key(json::string_t& k) {
+    if (k.size() > kMaxJsonStringBytes) {
+      return limit(path_text(false) + ": a key longer than the limit of " +
+                   std::to_string(kMaxJsonStringBytes) + " bytes");
+    }
     json* obj = stack_.back();
+    pending_key_ = k;
     if (obj->contains(k)) {
-      duplicates.push_back(paths_.back() + "." + k +
+      duplicates.push_back(path_text(true) +
                            ": duplicate key (each key may appear only once in an object)");
     }
-    pending_key_ = k;
     return true;
   }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
@@ -52,11 +65,35 @@ class DomBuilder {
   }
 
  private:
-  std::string next_path() const {
-    if (stack_.empty()) return "$";
+  // One level of the path: the key or index under which the container at that level sits.
+  struct Step {
+    bool is_index = false;
+    std::size_t index = 0;
+    std::string key;
+  };
+
+  bool limit(std::string message) {
+    limit_message = std::move(message);
+    return false;
+  }
+  // The path of the open containers; with_next adds the slot the next value goes into.
+  std::string path_text(bool with_next) const {
+    std::string out = "$";
+    for (const auto& st : steps_) append(out, st);
+    if (with_next && !stack_.empty()) append(out, next_step());
+    return out;
+  }
+  static void append(std::string& out, const Step& st) {
+    if (st.is_index) {
+      out += "[" + std::to_string(st.index) + "]";
+    } else {
+      out += "." + st.key;
+    }
+  }
+  Step next_step() const {
     const json* parent = stack_.back();
-    if (parent->is_array()) return paths_.back() + "[" + std::to_string(parent->size()) + "]";
-    return paths_.back() + "." + pending_key_;
+    if (parent->is_array()) return Step{true, parent->size(), {}};
+    return Step{false, 0, pending_key_};
   }
   json* place(json v) {
     if (stack_.empty()) {
@@ -72,25 +109,37 @@ class DomBuilder {
     slot = std::move(v);
     return &slot;
   }
+  bool room_for_one_more() {
+    if (!stack_.empty() && stack_.back()->size() >= kMaxJsonArrayElements) {
+      return limit(path_text(false) + ": more than the limit of " +
+                   std::to_string(kMaxJsonArrayElements) + " elements");
+    }
+    return true;
+  }
   bool put(json v) {
+    if (!room_for_one_more()) return false;
     place(std::move(v));
     return true;
   }
   bool open(json v) {
-    std::string path = next_path();
+    if (stack_.size() >= kMaxJsonDepth) {
+      return limit(path_text(false) + ": nested deeper than the limit of " +
+                   std::to_string(kMaxJsonDepth) + " levels of arrays and objects");
+    }
+    if (!room_for_one_more()) return false;
+    if (!stack_.empty()) steps_.push_back(next_step());
     json* p = place(std::move(v));
     stack_.push_back(p);
-    paths_.push_back(std::move(path));
     return true;
   }
   bool close() {
     stack_.pop_back();
-    paths_.pop_back();
+    if (!steps_.empty()) steps_.pop_back();
     return true;
   }
 
   std::vector<json*> stack_;
-  std::vector<std::string> paths_;
+  std::vector<Step> steps_;  // steps_.size() == max(0, stack_.size() - 1)
   std::string pending_key_;
 };
 
@@ -143,6 +192,10 @@ JsonDocument parse_json_text(const std::string& text, const std::string& source)
     builder.failed = true;
     builder.error_message = e.what();
   }
+  if (!builder.limit_message.empty()) {
+    out.errors.push_back(source + ": " + builder.limit_message);
+    return out;
+  }
   if (!parsed || builder.failed) {
     out.errors.push_back(source + ": " +
                          format_error(builder.error_message, builder.error_position, text));
@@ -164,6 +217,15 @@ JsonDocument read_json_file(const std::string& path) {
     out.errors.push_back(path + ": is a directory, not a file");
     return out;
   }
+  if (!S_ISREG(st.st_mode)) {
+    out.errors.push_back(path + ": is not a regular file (a FIFO, device or socket is not read)");
+    return out;
+  }
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxJsonFileBytes) {
+    out.errors.push_back(path + ": larger than the limit of " + std::to_string(kMaxJsonFileBytes) +
+                         " bytes for a JSON file");
+    return out;
+  }
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -172,13 +234,24 @@ JsonDocument read_json_file(const std::string& path) {
                          (err != 0 ? std::strerror(err) : "open failed") + ")");
     return out;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // Read in chunks and stop one chunk past the limit: a file that grows while it is read is
+  // still bounded.
+  std::string text;
+  text.reserve(static_cast<std::size_t>(st.st_size));
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxJsonFileBytes) {
+      out.errors.push_back(path + ": larger than the limit of " +
+                           std::to_string(kMaxJsonFileBytes) + " bytes for a JSON file");
+      return out;
+    }
+  }
   if (in.bad()) {
     out.errors.push_back(path + ": cannot read the file (read error)");
     return out;
   }
-  return parse_json_text(ss.str(), path);
+  return parse_json_text(text, path);
 }
 
 }  // namespace fdsim::scenario

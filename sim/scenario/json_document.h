@@ -7,6 +7,10 @@
 // Besides syntax, the reader rejects what nlohmann::json would accept silently but a scenario
 // author almost never means: duplicate keys in one object (each reported with its JSON path;
 // nlohmann would keep the last one) and numbers too large for a double (1e400).
+// It is the one JSON reader of fdsim: every input (scenario, sweep, base scenario, trace
+// record, result file, sweep manifest) goes through it, under the limits of json_limits.h
+// (nesting depth, file size, string length, array length), and only regular files are read
+// (a FIFO would block, /dev/zero never ends). Memory is linear in the input and in the depth.
 // On success `doc` holds the value; it is not necessarily an object (callers check).
 
 #include <optional>
@@ -14,6 +18,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "sim/scenario/json_limits.h"
 
 namespace fdsim::scenario {
 

@@ -1,7 +1,7 @@
 #include "sim/scenario/nodes.h"
 
 #include <algorithm>
-#include <set>
+#include <vector>
 
 namespace fdsim::scenario {
 
@@ -9,22 +9,44 @@ namespace {
 
 constexpr int64_t kMaxNodes = 10'000'000;
 
-// Adds the nodes named by one JSON value to `out`; reports problems at `path`.
+// Charges `n` node indices to the scenario's budget (kMaxNodeSetEntries); false (and one
+// problem at `path`) when it would be exceeded.
+bool charge(size_t n, const std::string& path, const NodesConfig& nodes, Diagnostics& diag) {
+  if (nodes.node_set_entries > kMaxNodeSetEntries ||
+      n > kMaxNodeSetEntries - nodes.node_set_entries) {
+    if (nodes.node_set_entries <= kMaxNodeSetEntries) {
+      diag.add(path, "the node sets of this scenario name more than the limit of " +
+                         std::to_string(kMaxNodeSetEntries) +
+                         " node indices in all; use fewer or smaller sets");
+      nodes.node_set_entries = kMaxNodeSetEntries + 1;  // report once
+    }
+    return false;
+  }
+  nodes.node_set_entries += n;
+  return true;
+}
+
+// Adds the nodes named by one JSON value to `out` (unsorted, possibly repeated: callers sort
+// and de-duplicate); reports problems at `path`.
 void collect(const json& v, const std::string& path, const NodesConfig& nodes, Diagnostics& diag,
-             std::set<NodeId>& out, bool allow_list) {
-  auto add_index = [&](const json& e, const std::string& p) {
+             std::vector<NodeId>& out, bool allow_list) {
+  auto valid_index = [&](const json& e, const std::string& p) {
     if (!e.is_number_integer() || e.get<int64_t>() < 0 ||
         e.get<int64_t>() >= int64_t(nodes.count)) {
       diag.add(p, "expected a node index >= 0 and <= " + std::to_string(int64_t(nodes.count) - 1) +
                       ", got " + describe(e));
-      return;
+      return false;
     }
-    out.insert(NodeId(e.get<int64_t>()));
+    return true;
+  };
+  auto add_index = [&](const json& e, const std::string& p) {
+    if (valid_index(e, p) && charge(1, p, nodes, diag)) out.push_back(NodeId(e.get<int64_t>()));
   };
   if (v.is_string()) {
     const std::string s = v.get<std::string>();
     if (s == "all") {
-      for (size_t i = 0; i < nodes.count; ++i) out.insert(NodeId(i));
+      if (!charge(nodes.count, path, nodes, diag)) return;
+      for (size_t i = 0; i < nodes.count; ++i) out.push_back(NodeId(i));
       return;
     }
     auto it = nodes.groups.find(s);
@@ -35,7 +57,8 @@ void collect(const json& v, const std::string& path, const NodesConfig& nodes, D
                          describe(v));
       return;
     }
-    out.insert(it->second.begin(), it->second.end());
+    if (!charge(it->second.size(), path, nodes, diag)) return;
+    out.insert(out.end(), it->second.begin(), it->second.end());
   } else if (v.is_number()) {
     add_index(v, path);
   } else if (v.is_object()) {
@@ -47,18 +70,17 @@ void collect(const json& v, const std::string& path, const NodesConfig& nodes, D
       diag.add(path, "a node range needs both \"from\" and \"to\"");
       return;
     }
-    const size_t before = diag.problems.size();
-    std::set<NodeId> ends;
-    add_index(*from, path + ".from");
-    add_index(*to, path + ".to");
-    if (diag.problems.size() != before) return;
+    const bool from_ok = valid_index(*from, path + ".from");
+    const bool to_ok = valid_index(*to, path + ".to");
+    if (!from_ok || !to_ok) return;
     const int64_t a = from->get<int64_t>(), b = to->get<int64_t>();
     if (a > b) {
       diag.add(path, "expected \"from\" <= \"to\", got " + std::to_string(a) + " > " +
                          std::to_string(b));
       return;
     }
-    for (int64_t i = a; i <= b; ++i) out.insert(NodeId(i));
+    if (!charge(size_t(b - a + 1), path, nodes, diag)) return;
+    for (int64_t i = a; i <= b; ++i) out.push_back(NodeId(i));
   } else if (v.is_array() && allow_list) {
     for (size_t i = 0; i < v.size(); ++i)
       collect(v[i], path + "[" + std::to_string(i) + "]", nodes, diag, out, false);
@@ -66,6 +88,11 @@ void collect(const json& v, const std::string& path, const NodesConfig& nodes, D
     diag.add(path, "expected a node set (\"all\", a group name, a node index, a list, or "
                    "{\"from\", \"to\"}), got " + describe(v));
   }
+}
+
+void sort_unique(std::vector<NodeId>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
 }  // namespace
@@ -93,10 +120,11 @@ NodesConfig parse_nodes(ObjectReader& r) {
           r.diagnostics().add(r.child_path("groups") + ".all", "\"all\" is reserved");
           continue;
         }
-        std::set<NodeId> members;
+        std::vector<NodeId> members;
         collect(it.value(), r.child_path("groups") + "." + it.key(), cfg, r.diagnostics(),
                 members, true);
-        cfg.groups[it.key()] = std::vector<NodeId>(members.begin(), members.end());
+        sort_unique(members);
+        cfg.groups[it.key()] = std::move(members);
         resolved_groups[it.key()] = cfg.groups[it.key()];
       }
     }
@@ -110,15 +138,15 @@ std::vector<NodeId> parse_node_set(ObjectReader& r, std::string_view key, const 
                                    bool def_all, bool required) {
   const json* v = r.raw(key);
   r.consume(key);
-  std::set<NodeId> out;
+  std::vector<NodeId> list;
   if (v == nullptr) {
     if (required) r.error(key, "required field is missing (expected a node set)");
-    if (def_all)
-      for (size_t i = 0; i < nodes.count; ++i) out.insert(NodeId(i));
+    if (def_all && charge(nodes.count, r.child_path(key), nodes, r.diagnostics()))
+      for (size_t i = 0; i < nodes.count; ++i) list.push_back(NodeId(i));
   } else {
-    collect(*v, r.child_path(key), nodes, r.diagnostics(), out, true);
+    collect(*v, r.child_path(key), nodes, r.diagnostics(), list, true);
   }
-  std::vector<NodeId> list(out.begin(), out.end());
+  sort_unique(list);
   r.set_resolved(key, list);
   return list;
 }

@@ -173,6 +173,20 @@ double ObjectReader::number(std::string_view key, double def, double min, double
   return out;
 }
 
+namespace {
+// Nanoseconds per unit of a unit-suffixed time key ("period_ms" -> 1e6), or 0 for other keys.
+double ns_per_unit(std::string_view key) {
+  if (key.ends_with("_ns")) return 1.0;
+  if (key.ends_with("_us")) return 1e3;
+  if (key.ends_with("_ms")) return 1e6;
+  if (key.ends_with("_s") && !key.ends_with("_per_s")) return 1e9;
+  return 0.0;
+}
+std::string unit_of(std::string_view key) {
+  return std::string(key.substr(key.rfind('_') + 1));
+}
+}  // namespace
+
 double ObjectReader::positive(std::string_view key, double def, double exclusive_min,
                               double max) {
   const json* v = get(key);
@@ -182,6 +196,11 @@ double ObjectReader::positive(std::string_view key, double def, double exclusive
         v->get<double>() <= exclusive_min || v->get<double>() > max) {
       error(key, "expected " + with_range("a number", range_text(exclusive_min, max, true)) +
                      ", got " + describe(*v));
+    } else if (const double ns = ns_per_unit(key); ns > 0 && v->get<double>() * ns < 0.5) {
+      // A time that must be > 0 but rounds to 0 ns would schedule events at the same
+      // instant forever (issue 16: member_timeout_ms 1e-7 passed and the run never advanced).
+      error(key, "expected a time of at least 1 ns (" + describe(json(1.0 / ns)) + " " +
+                     unit_of(key) + "), got " + describe(*v) + ", which rounds to 0 ns");
     } else {
       out = v->get<double>();
     }

@@ -1,5 +1,7 @@
 #include "sim/sweep/atomic_file.h"
 
+#include "sim/scenario/json_limits.h"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -30,6 +32,9 @@ bool write_file_atomically(const fs::path& path, std::string_view content, std::
 std::optional<std::string> read_file(const fs::path& path) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  // Result files and manifests are read under the JSON file limit (json_limits.h).
+  const auto size = fs::file_size(path, ec);
+  if (ec || size > scenario::kMaxJsonFileBytes) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream ss;

@@ -91,6 +91,8 @@ int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream&
     eo.progress_interval = o.progress_interval;
     report = execute_plan(*plan, out_dir / "runs", api, eo);
   }
+  for (const auto& d : report.distrusted)
+    err << (out_dir / "runs").string() << ": not reused, run again: " << d << "\n";
   const Aggregation agg = write_aggregate(*plan, out_dir, o.reference_arm);
   if (!agg.error.empty()) {
     err << agg.error << "\n";
@@ -162,7 +164,12 @@ int merge_command(const MergeCommandOptions& o, std::ostream& out, std::ostream&
     std::optional<std::string> error_text;
     for (const auto& in : o.inputs) {
       const RunStore src(fs::path(in) / "runs");
-      if (src.load_result(run.id)) {
+      const std::string why = src.verify_result(run.id);
+      if (!why.empty() && why != "absent") {
+        err << src.result_path(run.id).string() << ": not merged: " << why << "\n";
+        return kExitBadInput;
+      }
+      if (why.empty()) {
         const auto text = read_file(src.result_path(run.id));
         if (text && write_file_atomically(dest.result_path(run.id), *text, &error)) {
           dest.remove_error(run.id);

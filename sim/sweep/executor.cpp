@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -106,10 +107,13 @@ ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& r
   for (size_t i = 0; i < plan.runs.size(); ++i) {
     if (!options.shard.contains(i)) continue;
     ++report.total;
-    if (store.load_result(plan.runs[i].id))
+    const std::string why = store.verify_result(plan.runs[i].id);
+    if (why.empty()) {
       ++report.reused;
-    else
+    } else {
+      if (why != "absent") report.distrusted.push_back(plan.runs[i].id + ": " + why);
       pending.push_back(i);
+    }
   }
 
   std::mutex mu;
@@ -159,8 +163,23 @@ ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& r
   const size_t jobs = std::max<size_t>(1, std::min(options.jobs, pending.size()));
   std::vector<std::thread> threads;
   if (!pending.empty()) {
+    // A thread that cannot be created (a low `ulimit -u`, a memory cap) is not an error: the
+    // sweep goes on with the workers it has, or in this thread if it has none. (An exception
+    // escaping here with joinable threads alive used to terminate the process.)
     workers_left = jobs;
-    for (size_t t = 0; t < jobs; ++t) threads.emplace_back(worker);
+    for (size_t t = 0; t < jobs; ++t) {
+      try {
+        threads.emplace_back(worker);
+      } catch (const std::system_error&) {
+        std::lock_guard<std::mutex> lock(mu);
+        workers_left -= jobs - t;
+        break;
+      }
+    }
+    if (threads.empty()) {
+      workers_left = 1;
+      worker();
+    }
     std::unique_lock<std::mutex> lock(mu);
     while (workers_left > 0) {
       cv.wait_for(lock, progress.tick());

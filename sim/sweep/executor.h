@@ -51,6 +51,9 @@ struct ExecuteReport {
   size_t executed = 0;  // ran now, with a result
   size_t temp_files_removed = 0;
   std::vector<std::string> failures;  // "<id> (point 3: $.a = 1, replication 2): why"
+  // Stored results that failed verification (RunStore::verify_result) and were run again:
+  // "<id>: why".
+  std::vector<std::string> distrusted;
 };
 
 ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& runs_dir,

@@ -6,9 +6,14 @@
 //   runs/<id>.error.json  why the run failed (only when it has no result)
 //   runs/.<name>.tmp.*    temp files of writes in flight (ignored; removed on the next start)
 //
-// Contract: a result file is valid when it parses as a JSON object with a "metrics" object;
-// load_result() returns nullopt for anything else (absent, partial, corrupt), so a caller can
-// treat "not valid" as "not run yet". Files are only ever written atomically.
+// Contract: files are only ever written atomically. A result file is written with an
+// "integrity" object: {"run_id": <its id>, "content_fnv1a64": hex FNV-1a 64 of the canonical
+// dump of {"manifest", "metrics"}}. A result file is trusted (verify_result() says "") only if
+// it parses under the JSON limits as an object with a "metrics" object, its integrity run_id
+// is the id it is stored under, its content hash matches (no hand-edited metric), and its
+// manifest names this fdsim's version and git revision (no shard of another build).
+// load_result() returns nullopt for anything not trusted, so a caller can treat it as "not
+// run yet" (resume reruns it); merge refuses such a file with verify_result()'s reason.
 
 #include <filesystem>
 #include <optional>
@@ -29,6 +34,8 @@ class RunStore {
   }
 
   std::optional<nlohmann::json> load_result(const std::string& id) const;
+  // Why the stored result of `id` is not trusted ("" when it is, "absent" when there is none).
+  std::string verify_result(const std::string& id, nlohmann::json* doc = nullptr) const;
   // The file of `fdsim run` (run::result_file_text): result + {"run_stats": run_stats}.
   bool write_result(const std::string& id, const nlohmann::json& result,
                     const nlohmann::json& run_stats, std::string* error) const;

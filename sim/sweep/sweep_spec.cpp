@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "sim/scenario/json_document.h"
 #include "sim/scenario/reader.h"
 #include "sim/sweep/atomic_file.h"
 
@@ -11,33 +12,18 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 std::optional<json> read_json_file(const std::string& path, std::string* error) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    *error = "is a directory, not a JSON file";
-    return std::nullopt;
+  // The one JSON reader (sim/scenario/json_document.h): same limits, same duplicate-key and
+  // overflow rules as `validate`. Its lines are prefixed with the path; callers here add it
+  // themselves, so it is taken off.
+  scenario::JsonDocument d = scenario::read_json_file(path);
+  if (d.ok()) return std::move(*d.doc);
+  std::string joined;
+  for (const auto& e : d.errors) {
+    std::string line = e.rfind(path + ": ", 0) == 0 ? e.substr(path.size() + 2) : e;
+    joined += (joined.empty() ? "" : "; ") + line;
   }
-  if (!fs::exists(path, ec)) {
-    *error = "no such file";
-    return std::nullopt;
-  }
-  const auto text = read_file(path);
-  if (!text) {
-    *error = "cannot read the file";
-    return std::nullopt;
-  }
-  if (text->find_first_not_of(" \t\r\n") == std::string::npos) {
-    *error = "the file is empty";
-    return std::nullopt;
-  }
-  try {
-    return json::parse(*text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    const std::string marker = "parse error at ";
-    const size_t at = what.find(marker);
-    *error = at == std::string::npos ? what : what.substr(at + marker.size());
-    return std::nullopt;
-  }
+  *error = joined;
+  return std::nullopt;
 }
 
 namespace {
@@ -90,12 +76,14 @@ class SpecParser {
     fs::path p = base->get<std::string>();
     if (p.is_relative()) p = fs::path(source_).parent_path() / p;
     p = p.lexically_normal();
-    std::string error;
-    auto loaded = read_json_file(p.string(), &error);
-    if (!loaded) {
-      r.error("base", "cannot load the base scenario " + p.string() + ": " + error);
+    scenario::JsonDocument base_doc = scenario::read_json_file(p.string());
+    if (!base_doc.ok()) {
+      // One problem per line of the reader, each naming the base file and its JSON path.
+      for (const auto& e : base_doc.errors) r.error("base", "cannot load the base scenario: " + e);
       return;
     }
+    json& loaded_doc = *base_doc.doc;
+    json* loaded = &loaded_doc;
     if (!loaded->is_object()) {
       r.error("base", "the base scenario " + p.string() + " is not a JSON object");
       return;
@@ -242,15 +230,14 @@ SpecOutcome parse_sweep(const json& doc, const std::string& source_name) {
 }
 
 SpecOutcome load_sweep_file(const std::string& path) {
-  std::string error;
-  auto doc = read_json_file(path, &error);
-  if (!doc) {
+  scenario::JsonDocument d = scenario::read_json_file(path);
+  if (!d.ok()) {
     SpecOutcome out;
     out.spec.source = path;
-    out.problems.push_back(path + ": " + error);
+    out.problems = std::move(d.errors);  // each line already names the file
     return out;
   }
-  return parse_sweep(*doc, path);
+  return parse_sweep(*d.doc, path);
 }
 
 }  // namespace fdsim::sweep

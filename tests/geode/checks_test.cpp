@@ -5,11 +5,6 @@
 #include "tests/geode/harness.h"
 
 namespace fdsim::geode::test {
-namespace {
-
-bool about(const json& r, const char* field, NodeId n) { return r.contains(field) && r[field] == n; }
-
-}  // namespace
 
 TEST(GeodeAcceptance, Case03_GraceTickThenCheck) {
   for (Profile p : {Profile::wiki, Profile::current}) {

@@ -124,3 +124,42 @@ TEST(GeodeConfig, ProblemsAreReportedWithTheirPaths) {
 }
 
 }  // namespace fdsim::geode
+
+namespace fdsim::geode {
+
+TEST(GeodeConfig, SourceRuleParametersDefaultsAndOverrides) {
+  const Parsed w = parse(json::object());
+  ASSERT_TRUE(w.diag.ok()) << problems(w);
+  EXPECT_EQ(w.config.reliable_retransmit, Duration::zero());  // the network's channel
+  EXPECT_EQ(w.config.app_messages_per_s, 0.0);
+  EXPECT_TRUE(w.config.member_weights.empty());
+  EXPECT_FALSE(w.config.source_rules());
+  const Parsed c = parse({{"profile", "current"}});
+  ASSERT_TRUE(c.diag.ok()) << problems(c);
+  EXPECT_EQ(c.config.reliable_retransmit, Duration::ms(500));  // UNICAST3 xmit_interval
+  EXPECT_TRUE(c.config.source_rules());
+  EXPECT_EQ(c.resolved["reliable_retransmit_ms"], 500.0);
+  const Parsed o = parse({{"profile", "current"},
+                          {"reliable_retransmit_ms", 250},
+                          {"app_messages_per_s", 4.5},
+                          {"member_weights", json::array({0, 20, 0})}},
+                         3);
+  ASSERT_TRUE(o.diag.ok()) << problems(o);
+  EXPECT_EQ(o.config.reliable_retransmit, Duration::ms(250));
+  EXPECT_EQ(o.config.app_messages_per_s, 4.5);
+  EXPECT_EQ(o.config.member_weights, (std::vector<int64_t>{0, 20, 0}));
+  const Parsed bad = parse({{"reliable_retransmit_ms", -1},
+                            {"app_messages_per_s", -2},
+                            {"member_weights", json::array({0, 300})}},
+                           3);
+  const std::string all = problems(bad);
+  EXPECT_NE(all.find("$.membership.reliable_retransmit_ms: expected a number >= 0"), std::string::npos) << all;
+  EXPECT_NE(all.find("$.membership.app_messages_per_s: expected a number >= 0"), std::string::npos) << all;
+  EXPECT_NE(all.find("$.membership.member_weights"), std::string::npos) << all;
+  const Parsed count = parse({{"member_weights", json::array({1, 2})}}, 3);
+  EXPECT_NE(problems(count).find("$.membership.member_weights: expected one weight per node (3), got 2"),
+            std::string::npos)
+      << problems(count);
+}
+
+}  // namespace fdsim::geode

@@ -103,6 +103,11 @@ class Harness {
   EventKind kind_ = sim.kind("test.driver");
 };
 
+// True if trace record `r` has `field` equal to node `n`.
+inline bool about(const json& r, const char* field, NodeId n) {
+  return r.contains(field) && r[field] == n;
+}
+
 // A config of `n` members with member timeout `m_ms` for `profile`.
 inline GeodeConfig config(Profile profile, size_t n, int64_t m_ms = 1000) {
   return GeodeConfig::defaults(profile, Duration::ms(m_ms), n);

@@ -98,13 +98,15 @@ TEST(GeodeMetrics, TwelveSecondPause_FalseRemovalIffTheFinalCheckEndsBeforeTheRe
     if (budget_end < resume) {
       EXPECT_EQ(false_removals, 1u);
       EXPECT_TRUE(h.m(3).disconnected());
-      // Told at the resume (the InstallView waited in its queue), or when the view arrives
-      // if it was made after the resume.
+      // Told at the resume (the RemoveMember message, sent before the prepare, waited in its
+      // queue), or when that message arrives if it was sent after the resume.
       const auto d = h.first("forced_disconnect", 3);
-      const auto v = h.first("view_installed", 0, [](const json& x) { return x["view_id"] == 2; });
+      const auto told = h.first("send", 0, [](const json& x) {
+        return x["msg"] == "geode.remove_member" && x["to"] == 3;
+      });
       ASSERT_TRUE(d);
-      ASSERT_TRUE(v);
-      EXPECT_EQ(Harness::time_of(*d), std::max(resume, Harness::time_of(*v) + Duration::ms(1)));
+      ASSERT_TRUE(told);
+      EXPECT_EQ(Harness::time_of(*d), std::max(resume, Harness::time_of(*told) + Duration::ms(1)));
       EXPECT_EQ(h.model->metrics()["forced_disconnects_removed_count"], 1);
       EXPECT_EQ(h.model->metrics()["false_suspicions_count"], 1);
       EXPECT_FALSE(h.m(0).view()->contains(mid(3)));

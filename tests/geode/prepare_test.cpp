@@ -7,27 +7,28 @@
 
 namespace fdsim::geode::test {
 
-// current, 5 members, M = 1000 (view_ack_timeout = 2487 ms): m3 crashes at 2.2 s and the
-// coordinator prepares view 2 (without m3) at 5.323 s (see GeodeSequence).
+// wiki, 5 members, M = 1000 (view_ack_timeout = 2487 ms): m3 crashes at 2.2 s and the
+// coordinator prepares view 2 (without m3) at 5.823 s. (The `current` profile ends the wait
+// early and follows Geode's prepareAndSendView: GeodeSourceRules.PrepareStopsWaiting*.)
 
 TEST(GeodeViews, MemberCrashedDuringPrepare_FailsTheOneShotCheckAndTheNextViewDropsIt) {
-  Harness h(config(Profile::current, 5));
+  Harness h(config(Profile::wiki, 5));
   h.at(at_ms(2200), [&] { h.hosts.crash(3); });
-  h.at(SimTime::from_ns(5'322'500'000), [&] { h.hosts.crash(4); });
+  h.at(SimTime::from_ns(5'822'500'000), [&] { h.hosts.crash(4); });
   h.run_until_s(10);
   const auto timeout = h.first("view_ack_timeout", 0);
   ASSERT_TRUE(timeout);
-  EXPECT_EQ(Harness::time_of(*timeout), at_ms(5323) + Duration::ms(2487));
+  EXPECT_EQ(Harness::time_of(*timeout), at_ms(5823) + Duration::ms(2487));
   EXPECT_EQ((*timeout)["unresponsive"], json::array({4}));
   const auto tcp = h.first("tcp_check_result", 0, [](const json& r) { return r["suspect"] == 4; });
   ASSERT_TRUE(tcp);
   EXPECT_EQ((*tcp)["outcome"], "refused");
   EXPECT_EQ((*tcp)["attempt"], 1);  // one shot: no retry
-  EXPECT_EQ(Harness::time_of(*tcp), at_ms(7812));
+  EXPECT_EQ(Harness::time_of(*tcp), at_ms(8312));
   EXPECT_FALSE(h.first("view_installed", 1, [](const json& r) { return r["view_id"] == 2; }));
   const auto v3 = h.first("view_installed", 0, [](const json& r) { return r["view_id"] == 3; });
   ASSERT_TRUE(v3);
-  EXPECT_EQ(Harness::time_of(*v3), at_ms(7814));
+  EXPECT_EQ(Harness::time_of(*v3), at_ms(8314));
   EXPECT_EQ((*v3)["members"], json::array({0, 1, 2}));
   EXPECT_EQ(h.m(1).view()->id, 3);
 }

@@ -3,6 +3,7 @@
 // size 2: every node watches the two others; constant 1 ms latency, no loss.
 #include <gtest/gtest.h>
 
+#include "tests/loadsharing/test_time.h"
 #include "models/loadsharing/hou_shin_timeout.h"
 #include "tests/loadsharing/ls_harness.h"
 
@@ -11,7 +12,6 @@ namespace {
 
 using testing::json;
 
-SimTime at_s(double s) { return SimTime::from_seconds(s); }
 
 LoadSharingConfig idle_config(const json& arm) {
   return testing::parse_ok({{"arrival_rate_per_s", 0.0}},

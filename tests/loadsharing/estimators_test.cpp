@@ -1,3 +1,4 @@
+#include "tests/loadsharing/test_time.h"
 #include "models/loadsharing/estimators.h"
 
 #include <gtest/gtest.h>
@@ -5,7 +6,6 @@
 namespace fdsim::loadsharing {
 namespace {
 
-SimTime at_s(double s) { return SimTime::from_seconds(s); }
 
 // spec/hou-shin.md G: prior Gamma(2, 2.5), 45 arrivals in 50 time units -> mean 0.895238.
 TEST(NodeEstimators, ArrivalRatePosteriorMatchesTheConjugateUpdate) {

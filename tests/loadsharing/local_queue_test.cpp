@@ -1,3 +1,4 @@
+#include "tests/loadsharing/test_time.h"
 #include "models/loadsharing/local_queue.h"
 
 #include <gtest/gtest.h>
@@ -5,7 +6,6 @@
 namespace fdsim::loadsharing {
 namespace {
 
-SimTime at_s(double s) { return SimTime::from_seconds(s); }
 
 Task task(uint64_t id, double exec_s, double deadline_s) {
   Task t;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "tests/loadsharing/test_time.h"
 #include "tests/loadsharing/ls_harness.h"
 
 namespace fdsim::loadsharing {
@@ -11,7 +12,6 @@ namespace {
 
 using testing::json;
 
-SimTime at_s(double s) { return SimTime::from_seconds(s); }
 
 // Little's law L = lambda W on every node's own queue (tasks that joined it, local or
 // transferred in): L is the time-average queue length over the window, lambda the rate of

@@ -1,3 +1,4 @@
+#include "tests/loadsharing/test_time.h"
 #include "models/loadsharing/workload.h"
 
 #include <gtest/gtest.h>
@@ -9,7 +10,6 @@
 namespace fdsim::loadsharing {
 namespace {
 
-SimTime at_s(double s) { return SimTime::from_seconds(s); }
 
 TEST(ArrivalSchedule, ConstantRateInvertsTheExponentialDraw) {
   const ArrivalSchedule a({{SimTime::zero(), 2.0}});

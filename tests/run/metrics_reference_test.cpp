@@ -1,5 +1,5 @@
 // docs/metrics.md against the models: every scenario in scenarios/examples/ is run (horizon cut
-// to kMaxHorizonS) and every key path of its result is collected; then
+// to kMaxReferenceHorizonS) and every key path of its result is collected; then
 // (a) every emitted key of `metrics.<arm>`, `run_stats` and `manifest` is documented in the
 //     table of its scope (the model that emitted it, or run_stats / manifest),
 // (b) every documented row is emitted by at least one example,
@@ -31,10 +31,11 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kMaxHorizonS = 20.0;
+constexpr double kMaxReferenceHorizonS = 20.0;
 
-const std::set<std::string> kModelScopes = {"heartbeat_study", "membership", "load_sharing"};
-const std::set<std::string> kScopes = {"heartbeat_study", "membership", "load_sharing",
+const std::set<std::string> kModelScopes = {"heartbeat_study", "membership", "load_sharing",
+                                            "swim"};
+const std::set<std::string> kScopes = {"heartbeat_study", "membership", "load_sharing", "swim",
                                        "any_model",       "run_stats",  "manifest"};
 
 // A unit-bearing name must end in one of these (or be exactly "count", the leaf of a summary
@@ -66,13 +67,13 @@ struct Row {
 };
 
 struct Pattern {
-  size_t row = 0;        // index into Reference::rows
+  size_t row = 0;        // index into MetricsTable::rows
   std::string text;      // brace-expanded, placeholders kept
   std::regex re;
   bool keyed_last = false;  // the last segment is a brace group or a placeholder
 };
 
-struct Reference {
+struct MetricsTable {
   std::vector<Row> rows;
   std::vector<Pattern> patterns;
   std::vector<std::string> malformed;  // "line N: ..." problems of the document itself
@@ -115,12 +116,12 @@ bool keyed_last_segment(const std::string& name) {
   return !name.empty() && (name.back() == '}' || name.back() == '>');
 }
 
-void add_pattern(Reference& ref, size_t row, const std::string& text, bool keyed_last) {
+void add_pattern(MetricsTable& ref, size_t row, const std::string& text, bool keyed_last) {
   ref.patterns.push_back(Pattern{row, text, pattern_regex(text), keyed_last});
 }
 
-Reference read_reference(const std::string& path) {
-  Reference ref;
+MetricsTable read_metrics_table(const std::string& path) {
+  MetricsTable ref;
   std::ifstream in(path);
   if (!in.good()) {
     ref.malformed.push_back("cannot read " + path);
@@ -220,7 +221,7 @@ Collected run_examples() {
       c.failures.push_back(rel + ": not a scenario with horizon_s");
       continue;
     }
-    const double horizon_s = std::min(doc["horizon_s"].get<double>(), kMaxHorizonS);
+    const double horizon_s = std::min(doc["horizon_s"].get<double>(), kMaxReferenceHorizonS);
     doc["horizon_s"] = horizon_s;
     if (doc.contains("warmup_s") && doc["warmup_s"].get<double>() >= horizon_s / 2)
       doc["warmup_s"] = horizon_s / 4;
@@ -259,7 +260,7 @@ bool scope_covers(const std::string& row_scope, const std::string& emitted_scope
   return row_scope == emitted_scope || (row_scope == "any_model" && kModelScopes.count(emitted_scope));
 }
 
-const Pattern* find_pattern(const Reference& ref, const std::string& scope, const std::string& path) {
+const Pattern* find_pattern(const MetricsTable& ref, const std::string& scope, const std::string& path) {
   for (const Pattern& p : ref.patterns)
     if (scope_covers(ref.rows[p.row].scope, scope) && std::regex_match(path, p.re)) return &p;
   return nullptr;
@@ -273,7 +274,7 @@ std::string last_segment(std::string s) {
 
 // The segment that must carry the unit: the last one, or, for a key of a keyed object (per the
 // document), the object's name. Empty for identifiers.
-std::string unit_bearing_name(const Reference& ref, const std::string& scope, const std::string& path) {
+std::string unit_bearing_name(const MetricsTable& ref, const std::string& scope, const std::string& path) {
   std::string name = last_segment(path);
   if (const Pattern* p = find_pattern(ref, scope, path); p != nullptr && p->keyed_last) {
     // The keyed key starts after the last '.', or at the last '<' (event kinds contain dots).
@@ -286,7 +287,7 @@ std::string unit_bearing_name(const Reference& ref, const std::string& scope, co
 class MetricsReference : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    ref_ = new Reference(read_reference(std::string(FDSIM_SOURCE_DIR) + "/docs/metrics.md"));
+    ref_ = new MetricsTable(read_metrics_table(std::string(FDSIM_SOURCE_DIR) + "/docs/metrics.md"));
     got_ = new Collected(run_examples());
   }
   static void TearDownTestSuite() {
@@ -309,10 +310,10 @@ class MetricsReference : public ::testing::Test {
     }
     return bad;
   }
-  static Reference* ref_;
+  static MetricsTable* ref_;
   static Collected* got_;
 };
-Reference* MetricsReference::ref_ = nullptr;
+MetricsTable* MetricsReference::ref_ = nullptr;
 Collected* MetricsReference::got_ = nullptr;
 
 TEST_F(MetricsReference, EveryExampleRunsAndEveryModelIsCovered) {

@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
 #include "sim/run/result_writer.h"
 #include "sim/run/trace_collector.h"
+#include "sim/run/trace_output.h"
 
 namespace fdsim::run {
 namespace {
@@ -96,9 +98,10 @@ TEST(ResultFiles, WriteRunFiles_CreatesTheDirectoryAndWritesResultAndTrace) {
 
 TEST(TraceCollector, LineFormat_LeadingKeysThenSortedFields) {
   std::vector<std::string> lines;
-  TraceCollector labelled(lines, "fixed");
+  TraceLines out(lines);
+  TraceCollector labelled(out, "fixed");
   labelled.record(SimTime::from_ns(1500), 3, "send", json{{"to", 4}, {"msg", "heartbeat"}, {"from", 3}});
-  TraceCollector plain(lines, "");
+  TraceCollector plain(out, "");
   plain.record(SimTime::from_ns(2), kNoNode, "partition", json{{"a", {1, 2}}});
   plain.record(SimTime::from_ns(3), 0, "tick", json());
   EXPECT_EQ(lines, (std::vector<std::string>{
@@ -107,12 +110,67 @@ TEST(TraceCollector, LineFormat_LeadingKeysThenSortedFields) {
                        R"({"t_ns":3,"node":0,"kind":"tick"})"}));
 }
 
-TEST(TraceCollectorDeathTest, AFieldNamedLikeALeadingKeyIsAProgrammerError) {
+// A reserved field name is a programmer error; it must fail the run (exit 1, or one failed
+// run of a sweep), not abort the process (issue 16: --trace aborted every load-sharing run).
+TEST(TraceCollector, AFieldNamedLikeALeadingKeyThrowsALogicError) {
   std::vector<std::string> lines;
-  TraceCollector c(lines, "");
-  EXPECT_DEATH(c.record(SimTime::from_ns(5), 2, "send", json{{"node", 1}}),
-               "internal error at t=0.000000005s node 2: trace record 'send' has a field named "
-               "'node'");
+  TraceLines out(lines);
+  TraceCollector c(out, "");
+  try {
+    c.record(SimTime::from_ns(5), 2, "send", json{{"node", 1}});
+    FAIL() << "expected std::logic_error";
+  } catch (const std::logic_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "at t=0.000000005s node 2: trace record 'send' has a field named 'node', which "
+                 "is reserved");
+  }
+  EXPECT_TRUE(lines.empty());
+}
+
+// The streaming trace file appears whole at commit and not before; an uncommitted one leaves
+// nothing behind.
+TEST(TraceFile, StreamsToATemporaryAndAppearsOnlyAtCommit) {
+  const std::string dir = testing::TempDir() + "/trace_file_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/t.trace.jsonl";
+  std::string error;
+  {
+    auto f = TraceFile::open(path, &error);
+    ASSERT_TRUE(f) << error;
+    f->write_line("{\"t_ns\":1}");
+    EXPECT_FALSE(std::filesystem::exists(path));
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "an uncommitted trace must leave nothing";
+  auto f = TraceFile::open(path, &error);
+  ASSERT_TRUE(f) << error;
+  f->write_line("{\"t_ns\":1}");
+  f->write_line("{\"t_ns\":2}");
+  EXPECT_EQ(f->commit(), "");
+  EXPECT_EQ(slurp(path), "{\"t_ns\":1}\n{\"t_ns\":2}\n");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir),
+                          std::filesystem::directory_iterator{}),
+            1);
+}
+
+// A full disk stops the run at the first failed write (it used to simulate to the horizon).
+TEST(TraceFile, AFailedWriteThrowsNamingThePath) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const std::string dir = testing::TempDir() + "/trace_file_full";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string error;
+  auto f = TraceFile::open(dir + "/t.trace.jsonl", &error);
+  ASSERT_TRUE(f) << error;
+  // Redirect the stream to /dev/full, which fails every write with ENOSPC.
+  ASSERT_TRUE(std::freopen("/dev/full", "w", f->stream_for_test()) != nullptr);
+  const std::string line(1 << 21, 'x');  // larger than the buffer: the write reaches the device
+  try {
+    f->write_line(line);
+    FAIL() << "expected a write error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot write " + dir + "/t.trace.jsonl: No space left on device");
+  }
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ using nlohmann::json;
 
 // A small heartbeat study: 4 nodes, two arms, node 1 crashes at 10 s and recovers at 30 s,
 // node 2 pauses 5 s at 20 s.
-json study() {
+json run_study() {
   return json::parse(R"({
     "name": "study", "seed": 5, "horizon_s": 60, "warmup_s": 5,
     "nodes": {"count": 4},
@@ -33,7 +33,7 @@ json study() {
 }
 
 // A Geode ring with two neighbour-check arms.
-json ring() {
+json run_ring() {
   return json::parse(R"({
     "name": "ring", "seed": 2, "horizon_s": 40,
     "nodes": {"count": 5},
@@ -53,8 +53,8 @@ std::string hex(uint64_t v) {
 TEST(Run, SameScenarioSeedAndReplication_GiveIdenticalResultsAndTraces) {
   RunOptions opts;
   opts.trace = true;
-  const RunOutcome a = execute(study(), "study.json", 0, opts);
-  const RunOutcome b = execute(study(), "elsewhere/study.json", 0, opts);
+  const RunOutcome a = execute(run_study(), "study.json", 0, opts);
+  const RunOutcome b = execute(run_study(), "elsewhere/study.json", 0, opts);
   ASSERT_TRUE(a.ok) << (a.problems.empty() ? a.internal_error : a.problems[0]);
   ASSERT_TRUE(b.ok);
   EXPECT_EQ(a.result.dump(), b.result.dump());
@@ -63,11 +63,11 @@ TEST(Run, SameScenarioSeedAndReplication_GiveIdenticalResultsAndTraces) {
 }
 
 TEST(Run, ReplicationAndSeed_ChangeTheRun) {
-  const RunOutcome r0 = execute(study(), "s", 0);
-  const RunOutcome r1 = execute(study(), "s", 1);
+  const RunOutcome r0 = execute(run_study(), "s", 0);
+  const RunOutcome r1 = execute(run_study(), "s", 1);
   RunOptions other_seed;
   other_seed.seed = 6;
-  const RunOutcome s6 = execute(study(), "s", 0, other_seed);
+  const RunOutcome s6 = execute(run_study(), "s", 0, other_seed);
   ASSERT_TRUE(r0.ok && r1.ok && s6.ok);
   const auto fp = [](const RunOutcome& o) { return o.result["manifest"]["arms"]["fixed"]["fingerprint"]; };
   EXPECT_NE(fp(r0), fp(r1));
@@ -78,7 +78,7 @@ TEST(Run, ReplicationAndSeed_ChangeTheRun) {
 }
 
 TEST(Run, Manifest_CarriesTheRunIdentity) {
-  const RunOutcome o = execute(study(), "study.json", 2);
+  const RunOutcome o = execute(run_study(), "study.json", 2);
   ASSERT_TRUE(o.ok);
   const json& m = o.result["manifest"];
   EXPECT_EQ(m["fdsim_version"], FDSIM_VERSION);
@@ -115,7 +115,7 @@ TEST(Run, Manifest_CarriesTheRunIdentity) {
 }
 
 TEST(Run, HeartbeatStudyArms_ShareOneSimulation) {
-  const RunOutcome o = execute(study(), "s", 0);
+  const RunOutcome o = execute(run_study(), "s", 0);
   ASSERT_TRUE(o.ok);
   const json& arms = o.result["manifest"]["arms"];
   EXPECT_EQ(arms["fixed"]["simulation"], 0);
@@ -129,7 +129,7 @@ TEST(Run, HeartbeatStudyArms_ShareOneSimulation) {
 TEST(Run, GeodeArms_RunOneSimulationEachOnCommonRandomNumbers) {
   RunOptions opts;
   opts.trace = true;
-  const RunOutcome o = execute(ring(), "ring.json", 0, opts);
+  const RunOutcome o = execute(run_ring(), "ring.json", 0, opts);
   ASSERT_TRUE(o.ok) << (o.problems.empty() ? o.internal_error : o.problems[0]);
   const json& arms = o.result["manifest"]["arms"];
   EXPECT_EQ(arms["fixed"]["simulation"], 0);
@@ -156,11 +156,11 @@ TEST(Run, GeodeArms_RunOneSimulationEachOnCommonRandomNumbers) {
 }
 
 TEST(Run, ConcurrentExecutions_GiveTheSameResultsAsSerialOnes) {
-  const std::string serial_study = execute(study(), "s", 1).result.dump();
-  const std::string serial_ring = execute(ring(), "r", 0).result.dump();
+  const std::string serial_study = execute(run_study(), "s", 1).result.dump();
+  const std::string serial_ring = execute(run_ring(), "r", 0).result.dump();
   std::string a, b;
-  std::thread t1([&] { a = execute(study(), "s", 1).result.dump(); });
-  std::thread t2([&] { b = execute(ring(), "r", 0).result.dump(); });
+  std::thread t1([&] { a = execute(run_study(), "s", 1).result.dump(); });
+  std::thread t2([&] { b = execute(run_ring(), "r", 0).result.dump(); });
   t1.join();
   t2.join();
   EXPECT_EQ(a, serial_study);
@@ -168,7 +168,7 @@ TEST(Run, ConcurrentExecutions_GiveTheSameResultsAsSerialOnes) {
 }
 
 TEST(Run, PerNodeTable_MatchesTheFaultSchedule) {
-  json s = study();
+  json s = run_study();
   s["metrics"]["per_node"] = true;
   const RunOutcome o = execute(s, "s", 0);
   ASSERT_TRUE(o.ok);
@@ -189,7 +189,7 @@ TEST(Run, PerNodeTable_MatchesTheFaultSchedule) {
 }
 
 TEST(Run, PerNodeTable_ClipsAFaultThatStartsBeforeTheWarmup) {
-  json s = study();
+  json s = run_study();
   s["metrics"]["per_node"] = true;
   s["warmup_s"] = 15;  // node 1 went down at 10 s: 15 s of its downtime are in the window
   const RunOutcome o = execute(s, "s", 0);
@@ -206,7 +206,7 @@ TEST(Run, Progress_IsMonotoneAndEndsAtTheTotal) {
   RunOptions opts;
   opts.progress = [&](double done, double total) { calls.emplace_back(done, total); };
   opts.progress_info = [&](const ProgressInfo& p) { events.push_back(p.events); };
-  const RunOutcome o = execute(ring(), "s", 0, opts);
+  const RunOutcome o = execute(run_ring(), "s", 0, opts);
   ASSERT_TRUE(o.ok);
   ASSERT_FALSE(calls.empty());
   for (size_t i = 1; i < calls.size(); ++i) {
@@ -219,7 +219,7 @@ TEST(Run, Progress_IsMonotoneAndEndsAtTheTotal) {
 }
 
 TEST(Run, BadInput_ComesBackAsProblemsWithTheSourceName) {
-  json s = study();
+  json s = run_study();
   s["horizon_s"] = "long";
   s["faults"][0]["nodes"] = json::array({9});
   const RunOutcome o = execute(s, "dir/x.json", 0);
@@ -245,10 +245,10 @@ TEST(Run, NotAnObject_IsBadInput) {
 }
 
 TEST(Resolve, ReturnsTheResolvedConfigWithoutRunning) {
-  const ResolveOutcome r = resolve(study(), "s.json");
+  const ResolveOutcome r = resolve(run_study(), "s.json");
   ASSERT_TRUE(r.ok);
-  EXPECT_EQ(r.resolved, execute(study(), "s.json", 0).result["manifest"]["resolved_config"]);
-  json bad = study();
+  EXPECT_EQ(r.resolved, execute(run_study(), "s.json", 0).result["manifest"]["resolved_config"]);
+  json bad = run_study();
   bad["warmup_s"] = 60;
   const ResolveOutcome b = resolve(bad, "s.json");
   EXPECT_FALSE(b.ok);

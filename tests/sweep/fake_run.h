@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 #include "sim/engine/hash.h"
 #include "sim/sweep/plan.h"
 #include "sim/sweep/run_api.h"
@@ -109,7 +110,12 @@ class FakeRun {
                   {"sometimes_null", rep % 2 == 0 ? json(nullptr) : json(rep)}};
     json adaptive = {{"delay_s", {{"mean", x + y + noise / 2}}}, {"count", 3}};
     out.ok = true;
-    out.result = {{"manifest", {{"arm_order", {"fixed", "adaptive"}}, {"replication", rep}}},
+    // The manifest names this build, as the real run layer's does (resume and merge check it).
+    out.result = {{"manifest",
+                   {{"arm_order", {"fixed", "adaptive"}},
+                    {"replication", rep},
+                    {"fdsim_version", FDSIM_VERSION},
+                    {"git_revision", FDSIM_GIT_REVISION}}},
                   {"metrics", {{"fixed", fixed}, {"adaptive", adaptive}}}};
     out.run_stats = {{"wall_time_s", 0.0}};
     return out;

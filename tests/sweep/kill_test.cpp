@@ -31,7 +31,7 @@ using testing::write_text;
 
 constexpr int kRuns = 24;
 
-json demo_sweep() {
+json kill_demo_sweep() {
   return json::parse(R"({"name": "demo", "replications": 4,
       "base": {"name": "fake", "seed": 3, "model": {"x": 1, "y": 0}},
       "axes": [{"path": "$.model.x", "values": [1, 2, 3]},
@@ -86,7 +86,7 @@ void expect_no_corrupt_file(const fs::path& runs) {
 
 TEST(SweepKill, SigkillAfterTenRunsThenRerun_SameAggregateAndNoRunExecutedTwice) {
   ScratchDir dir;
-  write_text(dir / "demo.json", demo_sweep().dump());
+  write_text(dir / "demo.json", kill_demo_sweep().dump());
   FakeRun reference;
   ASSERT_EQ(run_sweep(dir / "demo.json", dir / "ref", reference.api(), 2), 0);
 
@@ -134,7 +134,7 @@ TEST(SweepKill, SigkillAfterTenRunsThenRerun_SameAggregateAndNoRunExecutedTwice)
 
 TEST(SweepKill, SigkillAtArbitraryMomentsNeverLeavesACorruptFile) {
   ScratchDir dir;
-  write_text(dir / "demo.json", demo_sweep().dump());
+  write_text(dir / "demo.json", kill_demo_sweep().dump());
   FakeRun reference;
   ASSERT_EQ(run_sweep(dir / "demo.json", dir / "ref", reference.api(), 2), 0);
   const fs::path runs = dir.path() / "out" / "runs";

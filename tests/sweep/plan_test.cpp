@@ -119,8 +119,9 @@ TEST(SweepFile, MissingBaseFileAndSyntaxErrorsNameTheFile) {
                       R"({"base": "nowhere.json", "axes": [{"path": "$.a", "values": [1]}]})");
   auto out = load_sweep_file(dir / "s.json");
   ASSERT_EQ(out.problems.size(), 1u);
-  EXPECT_EQ(out.problems[0], dir / "s.json" + ": $.base: cannot load the base scenario " +
-                                 (dir / "nowhere.json") + ": no such file");
+  EXPECT_EQ(out.problems[0], dir / "s.json" + ": $.base: cannot load the base scenario: " +
+                                 (dir / "nowhere.json") +
+                                 ": cannot read the file (No such file or directory)");
   testing::write_text(dir / "bad.json", "{\n  \"base\": ,\n}");
   out = load_sweep_file(dir / "bad.json");
   ASSERT_EQ(out.problems.size(), 1u);

@@ -1,0 +1,82 @@
+#include "models/swim/config.h"
+
+#include <set>
+
+namespace fdsim::swim {
+
+std::vector<std::string> SwimConfig::arm_names() const {
+  std::vector<std::string> out;
+  for (const SwimArm& a : arms) out.push_back(a.name);
+  return out;
+}
+
+SwimConfig SwimConfig::lan_defaults(size_t node_count) {
+  SwimConfig c;
+  c.node_count = node_count;
+  return c;
+}
+
+namespace {
+
+constexpr double kMaxMs = 1e9;  // about 11.6 days
+
+Duration ms_param(scenario::ObjectReader& r, std::string_view key, Duration def,
+                  bool strictly_positive) {
+  const double v = strictly_positive ? r.positive(key, def.millis(), 0.0, kMaxMs)
+                                     : r.number(key, def.millis(), 0.0, kMaxMs);
+  return Duration::from_ms(v);
+}
+
+}  // namespace
+
+SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes) {
+  SwimConfig c = SwimConfig::lan_defaults(nodes.count);
+  c.probe_interval = ms_param(r, "probe_interval_ms", c.probe_interval, true);
+  c.probe_timeout = ms_param(r, "probe_timeout_ms", c.probe_timeout, true);
+  c.indirect_checks = r.integer("indirect_checks", c.indirect_checks, 0, 1000);
+  c.tcp_fallback = r.boolean("tcp_fallback", c.tcp_fallback);
+  c.suspicion_mult = r.integer("suspicion_mult", c.suspicion_mult, 1, 1000);
+  c.suspicion_max_timeout_mult =
+      r.integer("suspicion_max_timeout_mult", c.suspicion_max_timeout_mult, 1, 1000);
+  c.awareness_max_multiplier =
+      r.integer("awareness_max_multiplier", c.awareness_max_multiplier, 1, 1000);
+  c.gossip_interval = ms_param(r, "gossip_interval_ms", c.gossip_interval, true);
+  c.gossip_nodes = r.integer("gossip_nodes", c.gossip_nodes, 0, 1000);
+  c.gossip_to_the_dead = ms_param(r, "gossip_to_the_dead_ms", c.gossip_to_the_dead, false);
+  c.retransmit_mult = r.integer("retransmit_mult", c.retransmit_mult, 1, 1000);
+  c.push_pull_interval = ms_param(r, "push_pull_interval_ms", c.push_pull_interval, false);
+  c.udp_buffer_bytes = r.integer("udp_buffer_bytes", c.udp_buffer_bytes, 1, 65507);
+  if (nodes.count < 2) r.error("swim needs at least 2 nodes, got " + std::to_string(nodes.count));
+
+  c.arms.clear();
+  std::set<std::string> names;
+  r.objects("arms", [&](scenario::ObjectReader& a, size_t) {
+    SwimArm arm;
+    arm.name = a.required_string("name");
+    if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty arm name");
+    if (a.has("name") && !names.insert(arm.name).second)
+      a.error("name", "duplicate arm name \"" + arm.name + "\"");
+    const bool lifeguard = a.boolean("lifeguard", true);
+    arm.awareness = a.boolean("awareness", lifeguard);
+    arm.dynamic_suspicion = a.boolean("dynamic_suspicion", lifeguard);
+    arm.nack = a.boolean("nack", lifeguard);
+    arm.buddy = a.boolean("buddy", lifeguard);
+    c.arms.push_back(std::move(arm));
+  });
+  if (r.has("arms") && c.arms.empty() && r.raw("arms")->is_array())
+    r.error("arms", "expected at least one arm");
+  if (c.arms.empty()) {
+    c.arms.push_back(SwimArm{});
+    if (!r.has("arms")) {
+      r.set_resolved("arms", nlohmann::json::array({{{"name", "lifeguard"},
+                                                     {"lifeguard", true},
+                                                     {"awareness", true},
+                                                     {"dynamic_suspicion", true},
+                                                     {"nack", true},
+                                                     {"buddy", true}}}));
+    }
+  }
+  return c;
+}
+
+}  // namespace fdsim::swim

@@ -1,0 +1,120 @@
+// Dissemination: packets with piggybacked broadcasts (net.go sendMsg), the gossip rounds
+// (state.go gossip) and push-pull state exchanges (state.go pushPull, net.go handleConn).
+#include "models/swim/member.h"
+
+namespace fdsim::swim {
+
+int64_t Member::transmit_limit() const {
+  return retransmit_limit(s_.config.retransmit_mult, num_nodes());
+}
+
+Updates Member::piggyback(uint32_t msg_bytes) {
+  const int64_t avail =
+      s_.config.udp_buffer_bytes - int64_t(msg_bytes) - kCompoundHeaderOverheadBytes;
+  return queue_.take(kCompoundOverheadBytes, avail, transmit_limit());
+}
+
+void Member::send_packet(NodeId dst, Packet p, uint32_t msg_bytes, bool with_piggyback) {
+  if (with_piggyback) {
+    Updates extra = piggyback(msg_bytes);
+    p.updates.insert(p.updates.end(), extra.begin(), extra.end());
+  }
+  uint32_t bytes = msg_bytes;
+  for (const Update& u : p.updates) bytes += update_bytes(u) + kCompoundOverheadBytes;
+  s_.signals.message_sent(s_.now(), self_, p.kind);
+  Shared* sh = &s_;
+  s_.world.net.send_unreliable(self_, dst, s_.type(p.kind), bytes,
+                               [sh, dst, p = std::move(p)] { sh->at(dst).receive(p); });
+}
+
+void Member::receive(const Packet& p) {
+  if (!participating_) return;
+  const bool sick = s_.world.hosts.is_sick(self_);
+  switch (p.kind) {
+    case Msg::ping:
+      if (!sick) send_packet(p.from, Packet{Msg::ack, self_, p.seq, kNoNode, false, {}}, kAckBytes, true);
+      break;
+    case Msg::ack: on_ack(p.seq); break;
+    case Msg::nack: on_nack(p.seq); break;
+    case Msg::indirect_ping: on_indirect_ping(p); break;
+    case Msg::gossip:
+    case Msg::tcp_ping:
+    case Msg::push_pull: break;
+  }
+  for (const Update& u : p.updates) apply_update(u);
+}
+
+void Member::gossip_tick() {
+  if (!participating_) return;
+  gossip();
+  s_.world.hosts.schedule_at(self_, next_grid(gossip_phase_, s_.config.gossip_interval, s_.now()),
+                             s_.kinds.gossip_tick, [this] { gossip_tick(); });
+}
+
+void Member::gossip() {
+  const SimTime now = s_.now();
+  const std::vector<NodeId> targets = random_nodes(s_.config.gossip_nodes, [&](NodeId n) {
+    if (n == self_) return true;
+    switch (peers_[n].state) {
+      case PeerState::alive:
+      case PeerState::suspect: return false;
+      case PeerState::dead: return now - peers_[n].state_change > s_.config.gossip_to_the_dead;
+      case PeerState::left: return true;
+    }
+    return true;
+  });
+  for (NodeId t : targets) {
+    Updates msgs = queue_.take(kCompoundOverheadBytes,
+                               s_.config.udp_buffer_bytes - kCompoundHeaderOverheadBytes,
+                               transmit_limit());
+    if (msgs.empty()) return;
+    send_packet(t, Packet{Msg::gossip, self_, 0, kNoNode, false, std::move(msgs)}, 0, false);
+  }
+}
+
+std::vector<PushEntry> Member::local_state() const {
+  std::vector<PushEntry> out;
+  out.reserve(order_.size());
+  for (NodeId n : order_) out.push_back(PushEntry{n, peers_[n].state, peers_[n].incarnation});
+  return out;
+}
+
+void Member::push_pull_tick() {
+  if (!participating_) return;
+  const std::vector<NodeId> peer = random_nodes(
+      1, [&](NodeId n) { return n == self_ || peers_[n].state != PeerState::alive; });
+  if (!peer.empty()) {
+    const NodeId dst = peer.front();
+    std::vector<PushEntry> state = local_state();
+    const uint32_t bytes = uint32_t(16 + 60 * state.size());
+    s_.signals.message_sent(s_.now(), self_, Msg::push_pull);
+    Shared* sh = &s_;
+    const NodeId src = self_;
+    s_.world.net.send_reliable(self_, dst, s_.type(Msg::push_pull), bytes,
+                               [sh, src, dst, state = std::move(state)] {
+                                 sh->at(dst).receive_push_pull(src, state, false);
+                               });
+  }
+  s_.world.hosts.schedule_after(self_, push_pull_scale(s_.config.push_pull_interval, num_nodes()),
+                                s_.kinds.push_pull_tick, [this] { push_pull_tick(); });
+}
+
+void Member::receive_push_pull(NodeId from, const std::vector<PushEntry>& remote,
+                               bool is_reply) {
+  if (!participating_) return;
+  if (!is_reply) {
+    if (s_.world.hosts.is_sick(self_)) return;
+    std::vector<PushEntry> state = local_state();
+    const uint32_t bytes = uint32_t(16 + 60 * state.size());
+    s_.signals.message_sent(s_.now(), self_, Msg::push_pull);
+    Shared* sh = &s_;
+    const NodeId me = self_;
+    s_.world.net.send_reliable(self_, from, s_.type(Msg::push_pull), bytes,
+                               [sh, me, from, state = std::move(state)] {
+                                 sh->at(from).receive_push_pull(me, state, true);
+                               });
+  }
+  merge_state(remote);
+}
+
+}  // namespace fdsim::swim

@@ -1,0 +1,262 @@
+// The probe loop (memberlist state.go probe / probeNode / resetNodes) and the indirect-ping
+// relay (net.go handleIndirectPing).
+#include <algorithm>
+
+#include "models/swim/member.h"
+
+namespace fdsim::swim {
+
+Member::Member(Shared& shared, NodeId self)
+    : s_(shared),
+      self_(self),
+      awareness_(shared.config.awareness_max_multiplier),
+      select_rng_(shared.world.rng.stream(self, "swim.select")),
+      shuffle_rng_(shared.world.rng.stream(self, "swim.shuffle")) {}
+
+SimTime Member::next_grid(SimTime phase, Duration period, SimTime after) {
+  if (after < phase) return phase;
+  const int64_t k = (after - phase) / period + 1;
+  return phase + period * k;
+}
+
+void Member::start() {
+  const size_t n = s_.config.node_count;
+  participating_ = true;
+  peers_.assign(n, Peer{});
+  order_.clear();
+  for (NodeId i = 0; i < n; ++i) order_.push_back(i);
+  // Fisher-Yates, as Go's rand.Shuffle.
+  for (size_t i = n; i > 1; --i)
+    std::swap(order_[i - 1], order_[size_t(shuffle_rng_.uniform_int(0, int64_t(i) - 1))]);
+
+  // Ticker phases stand in for the members' start times; the stagger of triggerFunc is shorter
+  // than one period, so the first tick taken is the first of the ticker's grid.
+  Rng stagger = s_.world.rng.stream(self_, "swim.stagger");
+  const SimTime t0 = s_.now();
+  probe_phase_ = t0 + Duration::ns(stagger.uniform_int(1, s_.config.probe_interval.count_ns()));
+  gossip_phase_ = t0 + Duration::ns(stagger.uniform_int(1, s_.config.gossip_interval.count_ns()));
+  // pushPullTrigger: a random stagger below the interval, then a wait of one (scaled) interval
+  // before every exchange, the first included.
+  const Duration push_pull_first = s_.config.push_pull_interval > Duration::zero()
+      ? Duration::ns(stagger.uniform_int(0, s_.config.push_pull_interval.count_ns() - 1)) +
+            push_pull_scale(s_.config.push_pull_interval, num_nodes())
+      : Duration::zero();
+
+  schedule_probe_tick(probe_phase_);
+  if (s_.config.gossip_nodes > 0) {
+    s_.world.hosts.schedule_at(self_, gossip_phase_, s_.kinds.gossip_tick,
+                               [this] { gossip_tick(); });
+  }
+  if (s_.config.push_pull_interval > Duration::zero()) {
+    s_.world.hosts.schedule_after(self_, push_pull_first, s_.kinds.push_pull_tick,
+                                  [this] { push_pull_tick(); });
+  }
+}
+
+void Member::on_crash() {
+  participating_ = false;
+  relays_.clear();
+  queue_.clear();
+  probe_ = Probe{};
+  for (Peer& p : peers_) p.suspicion.reset();
+}
+
+void Member::schedule_probe_tick(SimTime at) {
+  next_probe_tick_ = at;
+  s_.world.hosts.schedule_at(self_, at, s_.kinds.probe_tick, [this] { probe_tick(); });
+}
+
+void Member::probe_tick() {
+  if (!participating_ || probe_.active) return;
+  next_probe_tick_ = next_grid(probe_phase_, s_.config.probe_interval, s_.now());
+  size_t num_check = 0;
+  for (;;) {
+    if (num_check >= order_.size()) break;
+    if (probe_index_ >= order_.size()) {
+      reset_nodes();
+      probe_index_ = 0;
+      ++num_check;
+      continue;
+    }
+    const NodeId n = order_[probe_index_];
+    const PeerState st = peers_[n].state;
+    const bool skip = n == self_ || st == PeerState::dead || st == PeerState::left;
+    ++probe_index_;
+    if (skip) {
+      ++num_check;
+      continue;
+    }
+    probe_node(n);
+    return;
+  }
+  schedule_probe_tick(next_probe_tick_);
+}
+
+void Member::reset_nodes() {
+  const SimTime now = s_.now();
+  std::vector<NodeId> kept;
+  for (NodeId n : order_) {
+    Peer& p = peers_[n];
+    if (p.state == PeerState::dead && now - p.state_change > s_.config.gossip_to_the_dead) {
+      p.known = false;  // forgotten: an alive message adds it back as a new member
+      p.suspicion.reset();
+      continue;
+    }
+    kept.push_back(n);
+  }
+  order_ = std::move(kept);
+  for (size_t i = order_.size(); i > 1; --i)
+    std::swap(order_[i - 1], order_[size_t(shuffle_rng_.uniform_int(0, int64_t(i) - 1))]);
+}
+
+std::vector<NodeId> Member::random_nodes(int64_t k, const std::function<bool(NodeId)>& exclude) {
+  // util.go kRandomNodes: up to 3n random draws, skipping excluded and repeated members.
+  std::vector<NodeId> out;
+  const int64_t n = int64_t(order_.size());
+  for (int64_t i = 0; i < 3 * n && int64_t(out.size()) < k; ++i) {
+    const NodeId cand = order_[size_t(select_rng_.uniform_int(0, n - 1))];
+    if (exclude(cand)) continue;
+    if (std::find(out.begin(), out.end(), cand) != out.end()) continue;
+    out.push_back(cand);
+  }
+  return out;
+}
+
+void Member::probe_node(NodeId target) {
+  const SwimConfig& c = s_.config;
+  const Duration probe_interval =
+      s_.arm.awareness ? awareness_.scale_timeout(c.probe_interval) : c.probe_interval;
+  const SimTime now = s_.now();
+  probe_ = Probe{};
+  probe_.active = true;
+  probe_.seq = ++seq_;
+  probe_.target = target;
+  probe_.target_incarnation = peers_[target].incarnation;
+  probe_.start = now;
+  probe_.deadline = now + probe_interval;
+
+  Packet ping{Msg::ping, self_, probe_.seq, kNoNode, false, {}};
+  if (peers_[target].state == PeerState::alive || !s_.arm.buddy) {
+    send_packet(target, std::move(ping), kPingBytes, true);
+  } else {
+    // Lifeguard's buddy system: a suspect learns of the suspicion from the prober directly.
+    ping.updates.push_back(
+        Update{UpdateKind::suspect, target, peers_[target].incarnation, self_});
+    send_packet(target, std::move(ping), kPingBytes, false);
+  }
+  const Duration wait = std::min(c.probe_timeout, probe_interval);
+  const uint32_t seq = probe_.seq;
+  s_.world.hosts.schedule_after(self_, wait, s_.kinds.probe_timeout,
+                                [this, seq] { on_probe_timeout(seq); });
+}
+
+void Member::on_ack(uint32_t seq) {
+  if (auto it = relays_.find(seq); it != relays_.end()) {
+    const Relay r = it->second;
+    relays_.erase(it);
+    send_packet(r.requester, Packet{Msg::ack, self_, r.origin_seq, kNoNode, false, {}},
+                kAckBytes, true);
+    return;
+  }
+  if (probe_.active && seq == probe_.seq && !probe_.deadline_passed) finish_probe(false, -1);
+}
+
+void Member::on_nack(uint32_t seq) {
+  if (probe_.active && seq == probe_.seq && !probe_.deadline_passed &&
+      probe_.nacks < s_.config.indirect_checks + 1)
+    ++probe_.nacks;
+}
+
+void Member::on_probe_timeout(uint32_t seq) {
+  if (!probe_.active || seq != probe_.seq) return;
+  const NodeId target = probe_.target;
+  const std::vector<NodeId> relays = random_nodes(s_.config.indirect_checks, [&](NodeId n) {
+    return n == self_ || n == target || peers_[n].state != PeerState::alive;
+  });
+  for (NodeId r : relays) {
+    if (s_.arm.nack) ++probe_.expected_nacks;
+    send_packet(r, Packet{Msg::indirect_ping, self_, seq, target, s_.arm.nack, {}},
+                kIndirectPingBytes, true);
+  }
+  const Duration left = probe_.deadline - s_.now();
+  if (s_.config.tcp_fallback && left > Duration::zero()) {
+    probe_.fallback_pending = true;
+    s_.signals.message_sent(s_.now(), self_, Msg::tcp_ping);
+    Shared* sh = &s_;
+    s_.world.net.probe(
+        self_, target, left, s_.type(Msg::tcp_ping),
+        [sh, target] { return sh->at(target).serve_tcp_ping(); },
+        [this, seq](net::ProbeResult r) {
+          on_fallback_done(seq, r.outcome == net::ProbeOutcome::answered && r.answer == 1);
+        });
+  }
+  s_.world.hosts.schedule_at(self_, probe_.deadline, s_.kinds.probe_deadline,
+                             [this, seq] { on_probe_deadline(seq); });
+}
+
+int64_t Member::serve_tcp_ping() {
+  return participating_ && !s_.world.hosts.is_sick(self_) ? 1 : 0;
+}
+
+void Member::on_fallback_done(uint32_t seq, bool contact) {
+  if (!probe_.active || seq != probe_.seq) return;
+  probe_.fallback_pending = false;
+  probe_.fallback_contact = contact;
+  if (probe_.deadline_passed) conclude_probe();
+}
+
+void Member::on_probe_deadline(uint32_t seq) {
+  if (!probe_.active || seq != probe_.seq) return;
+  probe_.deadline_passed = true;
+  if (!probe_.fallback_pending) conclude_probe();
+}
+
+void Member::conclude_probe() {
+  if (probe_.fallback_contact) {
+    s_.trace(self_, "swim_fallback_contact", {{"target", probe_.target}});
+    finish_probe(false, -1);
+    return;
+  }
+  int64_t delta = 0;
+  if (probe_.expected_nacks > 0) {
+    if (probe_.nacks < probe_.expected_nacks) delta += probe_.expected_nacks - probe_.nacks;
+  } else {
+    delta += 1;
+  }
+  const NodeId target = probe_.target;
+  s_.trace(self_, "swim_probe_failed",
+           {{"target", target}, {"nacks", probe_.nacks}, {"expected_nacks", probe_.expected_nacks}});
+  s_.signals.suspicion_raised(s_.now(), self_, target);
+  suspect_node(Update{UpdateKind::suspect, target, probe_.target_incarnation, self_});
+  finish_probe(true, delta);
+}
+
+void Member::finish_probe(bool failed, int64_t awareness_delta) {
+  if (s_.arm.awareness) awareness_.apply_delta(awareness_delta);
+  probe_.active = false;
+  s_.signals.probe_finished(s_.now(), self_, failed);
+  // Go's ticker keeps one tick while the probe runs: a probe that outlived the next tick is
+  // followed at once by the next one; further ticks were dropped.
+  schedule_probe_tick(std::max(next_probe_tick_, s_.now()));
+}
+
+void Member::on_indirect_ping(const Packet& p) {
+  if (s_.world.hosts.is_sick(self_)) return;
+  const uint32_t local = ++seq_;
+  relays_[local] = Relay{p.from, p.seq, p.nack};
+  send_packet(p.target, Packet{Msg::ping, self_, local, kNoNode, false, {}}, kPingBytes, true);
+  s_.world.hosts.schedule_after(self_, s_.config.probe_timeout, s_.kinds.relay_expiry,
+                                [this, local] { on_relay_expiry(local); });
+}
+
+void Member::on_relay_expiry(uint32_t local_seq) {
+  const auto it = relays_.find(local_seq);
+  if (it == relays_.end()) return;
+  const Relay r = it->second;
+  relays_.erase(it);
+  if (r.nack)
+    send_packet(r.requester, Packet{Msg::nack, self_, r.origin_seq, kNoNode, false, {}},
+                kNackBytes, true);
+}
+
+}  // namespace fdsim::swim

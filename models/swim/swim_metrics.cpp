@@ -1,0 +1,137 @@
+#include "models/swim/swim_metrics.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace fdsim::swim {
+
+using nlohmann::json;
+
+SwimRecorder::SwimRecorder(World& world, size_t members)
+    : world_(world),
+      members_(members),
+      alive_(members, true),
+      removed_(members, std::vector<bool>(members, false)),
+      removed_by_(members, 0) {}
+
+void SwimRecorder::message_sent(SimTime t, NodeId, Msg m) {
+  if (measuring(t)) ++messages_[size_t(m)];
+}
+
+void SwimRecorder::suspicion_raised(SimTime t, NodeId, NodeId target) {
+  if (measuring(t)) {
+    ++suspicions_;
+    if (alive_[target]) ++false_suspicions_;
+  }
+  for (CrashRecord& c : crashes_)
+    if (c.node == target && !c.first_suspicion) c.first_suspicion = t;
+}
+
+void SwimRecorder::state_changed(SimTime t, NodeId observer, NodeId target, PeerState from,
+                                 PeerState to) {
+  const auto gone = [](PeerState s) { return s == PeerState::dead || s == PeerState::left; };
+  if (!gone(from) && gone(to)) {
+    removed_[observer][target] = true;
+    if (measuring(t)) {
+      ++removals_;
+      if (alive_[target] && removed_by_[target] == 0) ++false_removals_;
+    }
+    ++removed_by_[target];
+    for (CrashRecord& c : crashes_)
+      if (c.node == target && !c.first_removal) c.first_removal = t;
+    check_all_removed(t);
+  } else if (gone(from) && !gone(to)) {
+    removed_[observer][target] = false;
+    --removed_by_[target];
+  }
+}
+
+void SwimRecorder::refuted(SimTime t, NodeId) {
+  if (measuring(t)) ++refutations_;
+}
+
+void SwimRecorder::probe_finished(SimTime t, NodeId, bool failed) {
+  if (!measuring(t)) return;
+  ++probes_;
+  if (failed) ++probes_failed_;
+}
+
+void SwimRecorder::on_crash(NodeId n) {
+  if (n >= members_ || !alive_[n]) return;
+  const SimTime t = world_.sim.now();
+  alive_[n] = false;
+  for (NodeId target = 0; target < members_; ++target)
+    if (removed_[n][target]) --removed_by_[target];
+  if (measuring(t)) crashes_.push_back(CrashRecord{n, t, std::nullopt, std::nullopt, std::nullopt});
+  check_all_removed(t);
+}
+
+void SwimRecorder::check_all_removed(SimTime t) {
+  for (CrashRecord& c : crashes_) {
+    if (!c.first_removal || c.removal_all) continue;
+    bool all = true;
+    for (NodeId s = 0; s < members_ && all; ++s)
+      if (s != c.node && alive_[s] && !removed_[s][c.node]) all = false;
+    if (all) c.removal_all = t;
+  }
+}
+
+json summarize(std::vector<double> v) {
+  if (v.empty())
+    return json{{"mean", nullptr}, {"min", nullptr}, {"p50", nullptr}, {"max", nullptr},
+                {"count", 0}};
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  const double p50 = n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return json{{"mean", std::accumulate(v.begin(), v.end(), 0.0) / double(n)},
+              {"min", v.front()},
+              {"p50", p50},
+              {"max", v.back()},
+              {"count", n}};
+}
+
+json SwimRecorder::metrics() const {
+  const double measured_s = (world_.horizon - world_.warmup_end).seconds();
+  const double member_s = double(members_) * measured_s;
+  const auto per_member_hour = [&](uint64_t c) -> json {
+    if (member_s <= 0) return nullptr;
+    return double(c) / (member_s / 3600.0);
+  };
+  std::vector<double> first_suspicion, first_removal, removal_all;
+  uint64_t undetected = 0;
+  for (const CrashRecord& c : crashes_) {
+    if (c.first_suspicion) first_suspicion.push_back((*c.first_suspicion - c.crashed).seconds());
+    if (c.first_removal) first_removal.push_back((*c.first_removal - c.crashed).seconds());
+    else ++undetected;
+    if (c.removal_all) removal_all.push_back((*c.removal_all - c.crashed).seconds());
+  }
+  json msgs = json::object();
+  uint64_t udp = 0, tcp = 0;
+  for (size_t m = 0; m < kMsgCount; ++m) {
+    msgs[std::string(msg_name(Msg(m)))] = member_s > 0 ? json(double(messages_[m]) / member_s) : json(nullptr);
+    (msg_is_tcp(Msg(m)) ? tcp : udp) += messages_[m];
+  }
+  const auto rate = [&](uint64_t c) -> json { return member_s > 0 ? json(double(c) / member_s) : json(nullptr); };
+  msgs["udp"] = rate(udp);
+  msgs["tcp"] = rate(tcp);
+  msgs["total"] = rate(udp + tcp);
+  return json{{"members_count", members_},
+              {"measured_s", measured_s},
+              {"probes_count", probes_},
+              {"probes_failed_count", probes_failed_},
+              {"suspicions_count", suspicions_},
+              {"false_suspicions_count", false_suspicions_},
+              {"false_suspicions_per_member_hour", per_member_hour(false_suspicions_)},
+              {"refutations_count", refutations_},
+              {"removals_count", removals_},
+              {"false_removals_count", false_removals_},
+              {"false_removals_per_member_hour", per_member_hour(false_removals_)},
+              {"crashes_count", crashes_.size()},
+              {"crashes_undetected_count", undetected},
+              {"detection_first_suspicion_s", summarize(first_suspicion)},
+              {"detection_first_removal_s", summarize(first_removal)},
+              {"detection_removal_all_s", summarize(removal_all)},
+              {"messages_per_member_per_s", msgs}};
+}
+
+}  // namespace fdsim::swim

@@ -1,0 +1,83 @@
+#pragma once
+// Membership metrics of SWIM (docs/metrics.md, scope `swim`), recorded from the members'
+// signals plus the ground truth of Hosts (a HostListener).
+//
+// Contract (everything counts only what happens at or after warmup_end):
+// - A member is alive while its host has not crashed (paused, sick and play-dead hosts are
+//   alive; a crashed member never comes back, see member.h).
+// - suspicion raised: a probe failed and the prober suspected the target (memberlist logs
+//   "Suspect X has failed, no acks received"); false if the target was alive.
+// - removal: one member's view of another turns dead (or left). A false-removal episode starts
+//   when an alive member is removed by some member while no (alive) member had it removed;
+//   it ends when every member that removed it has taken it back.
+// - a measured crash (at or after warmup_end, of a participating member): time to the first
+//   suspicion raised about it, to its first removal, and to the instant every survivor (alive
+//   member on another host) has it removed. Crashes never removed by anyone by the horizon are
+//   undetected.
+// - rates per member-hour and per member per second divide by (members) x (window length);
+//   message counts are packets sent (a UDP compound message is one; every push-pull direction
+//   and every TCP fallback ping is one).
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/swim/context.h"
+#include "sim/net/world.h"
+
+namespace fdsim::swim {
+
+class SwimRecorder final : public Signals, public net::HostListener {
+ public:
+  struct CrashRecord {
+    NodeId node;
+    SimTime crashed;
+    std::optional<SimTime> first_suspicion;
+    std::optional<SimTime> first_removal;
+    std::optional<SimTime> removal_all;
+  };
+
+  SwimRecorder(World& world, size_t members);
+
+  // Signals.
+  void message_sent(SimTime t, NodeId from, Msg m) override;
+  void suspicion_raised(SimTime t, NodeId by, NodeId target) override;
+  void state_changed(SimTime t, NodeId observer, NodeId target, PeerState from,
+                     PeerState to) override;
+  void refuted(SimTime t, NodeId n) override;
+  void probe_finished(SimTime t, NodeId n, bool failed) override;
+  // HostListener.
+  void on_crash(NodeId n) override;
+
+  nlohmann::json metrics() const;
+
+  const std::vector<CrashRecord>& crashes() const { return crashes_; }
+  uint64_t suspicions() const { return suspicions_; }
+  uint64_t false_suspicions() const { return false_suspicions_; }
+  uint64_t removals() const { return removals_; }
+  uint64_t false_removals() const { return false_removals_; }
+  uint64_t refutations() const { return refutations_; }
+  uint64_t messages(Msg m) const { return messages_[size_t(m)]; }
+
+ private:
+  bool measuring(SimTime t) const { return t >= world_.warmup_end; }
+  void check_all_removed(SimTime t);
+
+  World& world_;
+  size_t members_;
+  std::vector<bool> alive_;                    // by node
+  std::vector<std::vector<bool>> removed_;     // [observer][target]
+  std::vector<size_t> removed_by_;             // alive observers that removed the target
+  std::vector<CrashRecord> crashes_;
+  uint64_t suspicions_ = 0, false_suspicions_ = 0, removals_ = 0, false_removals_ = 0,
+           refutations_ = 0, probes_ = 0, probes_failed_ = 0;
+  std::array<uint64_t, kMsgCount> messages_{};
+};
+
+// {"mean", "min", "p50", "max", "count"} of a sample (nulls when empty; p50 = the middle value,
+// the mean of the two middle values for even n).
+nlohmann::json summarize(std::vector<double> values);
+
+}  // namespace fdsim::swim

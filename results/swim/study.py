@@ -1,0 +1,177 @@
+#!/usr/bin/python3
+"""SWIM with and without Lifeguard against the Geode ring: false removals against removal time.
+
+  results/swim/study.py [--fdsim build/fdsim] [--reps 40] [--work DIR]
+
+Three families of runs (10 members, lognormal delays min 1 ms / median 2 ms / sigma 0.5, as the
+Geode GC-pause study), each a curve over one protocol knob: SWIM's `suspicion_mult` (2..8, arms
+`swim` = no Lifeguard part and `lifeguard` = all parts, LAN defaults otherwise) and the Geode
+ring's member timeout M (1000..8000 ms, `current` profile, start phases in [0, M/2)):
+  - crash: member 3 crashes at 30 s; removal time = until every survivor has removed it
+    (`detection_removal_all_s` / `detection_all_survivors_s`);
+  - pause L s (L = 1..8): member 3 pauses once at 30 s; P(false removal) = runs with at least one
+    false removal;
+  - loss p (1, 2, 5, 10 %): no crash, 300 s; false removals per member-hour.
+SWIM runs twice: with memberlist's TCP fallback ping (lossless, so UDP loss alone hardly ever
+fails a probe) and without it (`tcp_fallback: false`, "no TCP ping").
+Writes results/swim/table.md, table.csv and tradeoff.png. Deterministic (fixed seeds).
+"""
+import argparse
+import csv
+import glob
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+LAT = {"model": "lognormal", "min_ms": 1, "median_ms": 2, "sigma": 0.5}
+MULTS = [2, 3, 4, 5, 6, 8]
+MS = [1000, 2000, 3000, 5000, 8000]
+PAUSES = [1, 2, 3, 4, 5, 6, 7, 8]
+LOSSES = [0.01, 0.02, 0.05, 0.10]
+
+
+def base(name, horizon, reps):
+    return {"name": name, "seed": 18, "replications": reps, "horizon_s": horizon,
+            "warmup_s": 10, "nodes": {"count": 10}, "network": {"latency": dict(LAT)},
+            "faults": []}
+
+
+def model_sections(proto, knob):
+    if proto in ("swim", "swim-udp"):
+        return {"swim": {"suspicion_mult": knob, "tcp_fallback": proto == "swim",
+                         "arms": [{"name": "swim", "lifeguard": False}, {"name": "lifeguard"}]}}
+    return {"membership": {"profile": "current", "member_timeout_ms": knob,
+                           "start_offset_max_ms": knob / 2}}
+
+
+def run(fdsim, work, doc):
+    d = os.path.join(work, doc["name"])
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    path = os.path.join(d, "scenario.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    subprocess.run([fdsim, "run", path, "--out", d, "--quiet"], check=True)
+    per_arm = {}
+    for p in sorted(glob.glob(os.path.join(d, "*-rep*.json"))):
+        for arm, m in json.load(open(p))["metrics"].items():
+            per_arm.setdefault(arm, []).append(m)
+    return per_arm
+
+
+def removal(m):
+    x = m.get("detection_removal_all_s") or m.get("detection_all_survivors_s")
+    return x["p50"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fdsim", default=os.path.join(REPO, "build", "fdsim"))
+    ap.add_argument("--reps", type=int, default=40)
+    ap.add_argument("--work", default=None)
+    args = ap.parse_args()
+    work = args.work or tempfile.mkdtemp(prefix="fdsim-swim-study-")
+    rows = []
+    for proto, knobs in (("swim", MULTS), ("swim-udp", MULTS), ("geode", MS)):
+        for k in knobs:
+            tag = f"{proto}-{k}"
+            doc = base(f"crash-{tag}", 90, args.reps)
+            doc["faults"] = [{"kind": "crash", "at_s": 30, "nodes": [3]}]
+            doc.update(model_sections(proto, k))
+            crash = run(args.fdsim, work, doc)
+            pause = {}
+            for L in PAUSES:
+                doc = base(f"pause{L}-{tag}", 30 + L + 60, args.reps)
+                doc["faults"] = [{"kind": "pause", "at_s": 30, "duration_s": L, "nodes": [3]}]
+                doc.update(model_sections(proto, k))
+                pause[L] = run(args.fdsim, work, doc)
+            loss = {}
+            for p in LOSSES:
+                doc = base(f"loss{int(p * 100)}-{tag}", 310, max(4, args.reps // 2))
+                doc["network"]["loss"] = p
+                doc.update(model_sections(proto, k))
+                loss[p] = run(args.fdsim, work, doc)
+            for arm in crash:
+                rem = [removal(m) for m in crash[arm] if removal(m) is not None]
+                name = {"swim": arm, "swim-udp": arm + " (no TCP ping)", "geode": "geode"}[proto]
+                row = {"protocol": name,
+                       "knob": ("member_timeout_ms" if proto == "geode" else "suspicion_mult"),
+                       "value": k, "removal_median_s": float(np.median(rem)),
+                       "removal_mean_s": float(np.mean(rem)),
+                       "undetected": sum(1 for m in crash[arm] if removal(m) is None)}
+                for L in PAUSES:
+                    runs = pause[L][arm]
+                    row[f"p_false_removal_pause{L}s"] = float(np.mean([m["false_removals_count"] > 0 for m in runs]))
+                for p in LOSSES:
+                    runs = loss[p][arm]
+                    row[f"false_removals_per_member_hour_loss{int(p * 100)}"] = float(np.mean(
+                        [m["false_removals_per_member_hour"] for m in runs]))
+                for p in LOSSES:
+                    runs = loss[p][arm]
+                    row[f"false_suspicions_per_member_hour_loss{int(p * 100)}"] = float(np.mean(
+                        [m["false_suspicions_per_member_hour"] for m in runs]))
+                rows.append(row)
+                print("study:", row["protocol"], k, round(row["removal_median_s"], 2), flush=True)
+    keys = list(rows[0].keys())
+    with open(os.path.join(HERE, "table.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items()})
+    lines = ["| protocol | knob | median removal (s) | " +
+             " | ".join(f"P(FR) {L}s" for L in PAUSES) + " | " +
+             " | ".join(f"FR/member-h {int(p * 100)}%" for p in LOSSES) + " | " +
+             " | ".join(f"FS/member-h {int(p * 100)}%" for p in LOSSES) + " |",
+             "|---|---|---|" + "---|" * (len(PAUSES) + 2 * len(LOSSES))]
+    for r in rows:
+        lines.append(f"| {r['protocol']} | {r['knob']} = {r['value']} | {r['removal_median_s']:.2f} | " +
+                     " | ".join(f"{r[f'p_false_removal_pause{L}s']:.2f}" for L in PAUSES) + " | " +
+                     " | ".join(f"{r[f'false_removals_per_member_hour_loss{int(p * 100)}']:.2f}" for p in LOSSES) + " | " +
+                     " | ".join(f"{r[f'false_suspicions_per_member_hour_loss{int(p * 100)}']:.1f}" for p in LOSSES) + " |")
+    with open(os.path.join(HERE, "table.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    plot(rows)
+
+
+def plot(rows):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    colors = {"swim": "tab:blue", "lifeguard": "tab:green", "geode": "tab:red",
+              "swim (no TCP ping)": "tab:cyan", "lifeguard (no TCP ping)": "tab:olive"}
+    for proto in colors:
+        rs = [r for r in rows if r["protocol"] == proto]
+        x = [r["removal_median_s"] for r in rs]
+        y = [np.mean([r[f"p_false_removal_pause{L}s"] for L in PAUSES]) for r in rs]
+        axes[0].plot(x, y, "o-", color=colors[proto], label=proto)
+        for r, xi, yi in zip(rs, x, y):
+            axes[0].annotate(str(r["value"]), (xi, yi), fontsize=7, xytext=(3, 3),
+                             textcoords="offset points")
+        y2 = [r["false_suspicions_per_member_hour_loss10"] for r in rs]
+        axes[1].plot(x, y2, "o-", color=colors[proto], label=proto)
+        for r, xi, yi in zip(rs, x, y2):
+            axes[1].annotate(str(r["value"]), (xi, yi), fontsize=7, xytext=(3, 3),
+                             textcoords="offset points")
+    axes[0].set_title("one pause of 1-8 s (uniform): P(false removal)")
+    axes[1].set_title("10% loss: false suspicions per member-hour (false removals: table)")
+    for ax in axes:
+        ax.set_xlabel("median time to remove a crashed member from every view (s)")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    axes[0].set_ylabel("P(false removal | pause)")
+    axes[1].set_ylabel("false suspicions / member-hour")
+    fig.suptitle("10 members: SWIM (suspicion_mult labels), Lifeguard, Geode ring (M in ms)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(HERE, "tradeoff.png"), dpi=110)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    main()

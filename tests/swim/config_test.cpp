@@ -1,0 +1,90 @@
+// The swim section: memberlist LAN defaults, overrides, arms and errors.
+#include <gtest/gtest.h>
+
+#include "models/swim/config.h"
+
+namespace fdsim::swim {
+namespace {
+
+using nlohmann::json;
+
+struct Parsed {
+  SwimConfig config;
+  scenario::Diagnostics diag;
+  json resolved;
+};
+
+Parsed parse(const json& section, size_t nodes = 8) {
+  Parsed p;
+  scenario::NodesConfig n;
+  n.count = nodes;
+  scenario::ObjectReader r(&section, "$.swim", p.diag, p.resolved);
+  p.config = parse_swim_config(r, n);
+  r.finish();
+  return p;
+}
+
+std::string problems(const Parsed& p) {
+  std::string s;
+  for (const auto& x : p.diag.problems) s += x.str() + "\n";
+  return s;
+}
+
+TEST(SwimConfig, MemberlistLanDefaults) {
+  const Parsed p = parse(json::object());
+  ASSERT_TRUE(p.diag.ok()) << problems(p);
+  const SwimConfig& c = p.config;
+  EXPECT_EQ(c.probe_interval, Duration::ms(1000));
+  EXPECT_EQ(c.probe_timeout, Duration::ms(500));
+  EXPECT_EQ(c.indirect_checks, 3);
+  EXPECT_TRUE(c.tcp_fallback);
+  EXPECT_EQ(c.suspicion_mult, 4);
+  EXPECT_EQ(c.suspicion_max_timeout_mult, 6);
+  EXPECT_EQ(c.awareness_max_multiplier, 8);
+  EXPECT_EQ(c.gossip_interval, Duration::ms(200));
+  EXPECT_EQ(c.gossip_nodes, 3);
+  EXPECT_EQ(c.gossip_to_the_dead, Duration::ms(30000));
+  EXPECT_EQ(c.retransmit_mult, 4);
+  EXPECT_EQ(c.push_pull_interval, Duration::ms(30000));
+  EXPECT_EQ(c.udp_buffer_bytes, 1400);
+  ASSERT_EQ(c.arms.size(), 1u);
+  EXPECT_EQ(c.arms[0].name, "lifeguard");
+  EXPECT_TRUE(c.arms[0].awareness && c.arms[0].dynamic_suspicion && c.arms[0].nack &&
+              c.arms[0].buddy);
+  EXPECT_EQ(p.resolved["probe_interval_ms"], 1000.0);
+  EXPECT_EQ(p.resolved["arms"][0]["name"], "lifeguard");
+}
+
+TEST(SwimConfig, ArmsSwitchLifeguardAndEachPart) {
+  const Parsed p = parse(json::parse(R"({"probe_interval_ms": 200, "arms": [
+      {"name": "swim", "lifeguard": false},
+      {"name": "lifeguard"},
+      {"name": "no-awareness", "awareness": false},
+      {"name": "only-nack", "lifeguard": false, "nack": true}]})"));
+  ASSERT_TRUE(p.diag.ok()) << problems(p);
+  const auto& a = p.config.arms;
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_FALSE(a[0].awareness || a[0].dynamic_suspicion || a[0].nack || a[0].buddy);
+  EXPECT_TRUE(a[1].awareness && a[1].dynamic_suspicion && a[1].nack && a[1].buddy);
+  EXPECT_TRUE(!a[2].awareness && a[2].dynamic_suspicion && a[2].nack && a[2].buddy);
+  EXPECT_TRUE(!a[3].awareness && !a[3].dynamic_suspicion && a[3].nack && !a[3].buddy);
+  EXPECT_EQ(p.config.probe_interval, Duration::ms(200));
+  EXPECT_EQ(p.config.arm_names(),
+            (std::vector<std::string>{"swim", "lifeguard", "no-awareness", "only-nack"}));
+}
+
+TEST(SwimConfig, EveryProblemReportedWithItsPath) {
+  const Parsed p = parse(json::parse(R"({"probe_interval_ms": 0, "suspicion_mult": 0,
+      "gossip_nodes": -1, "bogus": 1, "arms": [{"name": "a"}, {"name": "a"}, {"lifeguard": 3}]})"));
+  const std::string s = problems(p);
+  EXPECT_NE(s.find("$.swim.probe_interval_ms"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.swim.suspicion_mult"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.swim.gossip_nodes"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.swim.bogus"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.swim.arms[1].name: duplicate"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.swim.arms[2].name"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.swim.arms[2].lifeguard"), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace fdsim::swim
