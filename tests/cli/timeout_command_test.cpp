@@ -13,7 +13,7 @@
 
 #include "tests/cli/fdsim_process.h"
 
-namespace {
+namespace timeout_command_test {
 
 namespace fs = std::filesystem;
 using fdsim::test::Result;
@@ -117,4 +117,4 @@ TEST_F(TimeoutCommand, LoadSharingRunWithTrace_BroadcastAndSuspectRecordsCarryTh
   EXPECT_GT(suspects, 0u);
 }
 
-}  // namespace
+}  // namespace timeout_command_test

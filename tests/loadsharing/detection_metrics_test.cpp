@@ -8,7 +8,7 @@
 #include "models/loadsharing/suspicion_recorder.h"
 
 namespace fdsim::loadsharing {
-namespace {
+namespace detection_metrics_test {
 
 SimTime at_s(double s) { return SimTime::from_seconds(s); }
 
@@ -129,5 +129,5 @@ TEST(SuspicionRecorder, KaplanMeierMedianTreatsRepairAsCensoring) {
   EXPECT_DOUBLE_EQ(m["detected_within_5_s_ratio"].get<double>(), 0.5);
 }
 
-}  // namespace
+}  // namespace detection_metrics_test
 }  // namespace fdsim::loadsharing

@@ -10,7 +10,7 @@
 #include "tests/loadsharing/ls_harness.h"
 
 namespace fdsim::loadsharing {
-namespace {
+namespace loss_alpha_test {
 
 using testing::json;
 
@@ -141,5 +141,5 @@ TEST(AlphaUnderLoss, HouShinExtraFalseSuspicionsStayBelowAlpha_With2PercentLoss)
   EXPECT_GT(heavy_blind.rate, 0.01 + heavy_blind.tolerance);
 }
 
-}  // namespace
+}  // namespace loss_alpha_test
 }  // namespace fdsim::loadsharing

@@ -21,7 +21,7 @@
 #include "tests/loadsharing/ls_harness.h"
 
 namespace fdsim::loadsharing {
-namespace {
+namespace perfect_knowledge_test {
 
 using testing::json;
 
@@ -154,5 +154,5 @@ TEST(NeverSuspectingArms, HouShinExtraEqualsOracleExtraWithoutCrashesOrLoss) {
   EXPECT_EQ(run_quiet(arms, 1).dump(), hx.dump());
 }
 
-}  // namespace
+}  // namespace perfect_knowledge_test
 }  // namespace fdsim::loadsharing

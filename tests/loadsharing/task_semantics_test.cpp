@@ -9,7 +9,7 @@
 #include "tests/loadsharing/ls_harness.h"
 
 namespace fdsim::loadsharing {
-namespace {
+namespace task_semantics_test {
 
 using testing::json;
 
@@ -160,5 +160,5 @@ TEST(TaskSemantics, DecompositionAddsUpToTheDynamicFailureRatio) {
   EXPECT_EQ(count(m, "tasks_feasible_count"), uint64_t(arrived - infeasible));
 }
 
-}  // namespace
+}  // namespace task_semantics_test
 }  // namespace fdsim::loadsharing

@@ -15,7 +15,7 @@
 #include "sim/engine/rng.h"
 
 namespace fdsim::timeout {
-namespace {
+namespace spectral_exit_test {
 
 std::vector<std::pair<ExitChain, int64_t>> chains() {
   return {
@@ -187,11 +187,11 @@ TEST(SilenceChain, TimeoutTableCachesByRoundedRatesAndLoss) {
   EXPECT_EQ(table.size(), 2u);
 }
 
-}  // namespace
+}  // namespace spectral_exit_test
 }  // namespace fdsim::timeout
 
 namespace fdsim::timeout {
-namespace {
+namespace spectral_exit_test {
 
 // The lower bound the model arms its timers at (TimeoutTable::quantile_lower_bound_s) is never
 // above the exact quantile, is the exact value when the window covers the region, and is close
@@ -229,5 +229,5 @@ TEST(TimeoutTableLowerBound, NeverAboveTheQuantile_ExactForSmallRegions) {
   }
 }
 
-}  // namespace
+}  // namespace spectral_exit_test
 }  // namespace fdsim::timeout
