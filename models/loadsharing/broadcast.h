@@ -24,8 +24,9 @@ struct Estimates {
   std::array<double, kRegionCount> region_input_per_s{};  // lambda_r: joins per second in region r
 };
 
-enum class BroadcastKind : uint8_t { region_change = 0, extra = 1, recovery = 2 };
-inline constexpr size_t kBroadcastKindCount = 3;
+// periodic: the heartbeat of the fixed_periodic arm.
+enum class BroadcastKind : uint8_t { region_change = 0, extra = 1, recovery = 2, periodic = 3 };
+inline constexpr size_t kBroadcastKindCount = 4;
 
 inline std::string_view broadcast_kind_name(BroadcastKind k) {
   switch (k) {
@@ -35,6 +36,8 @@ inline std::string_view broadcast_kind_name(BroadcastKind k) {
       return "extra";
     case BroadcastKind::recovery:
       return "recovery";
+    case BroadcastKind::periodic:
+      return "periodic";
   }
   return "?";
 }

@@ -22,6 +22,10 @@ std::string_view diagnosis_name(DiagnosisKind k) {
       return "hou_shin";
     case DiagnosisKind::hou_shin_extra:
       return "hou_shin_extra";
+    case DiagnosisKind::fixed_periodic:
+      return "fixed_periodic";
+    case DiagnosisKind::oracle_extra:
+      return "oracle_extra";
   }
   return "?";
 }
@@ -41,6 +45,8 @@ DiagnosisKind diagnosis_of(const std::string& s) {
   if (s == "geode_ring") return DiagnosisKind::geode_ring;
   if (s == "hou_shin") return DiagnosisKind::hou_shin;
   if (s == "hou_shin_extra") return DiagnosisKind::hou_shin_extra;
+  if (s == "fixed_periodic") return DiagnosisKind::fixed_periodic;
+  if (s == "oracle_extra") return DiagnosisKind::oracle_extra;
   return DiagnosisKind::none;
 }
 
@@ -49,13 +55,19 @@ ArmConfig parse_arm(ObjectReader& a) {
   arm.name = a.required_string("name");
   if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty string");
   arm.diagnosis = diagnosis_of(a.required_enumeration(
-      "diagnosis", {"none", "fixed", "oracle", "geode_ring", "hou_shin", "hou_shin_extra"}));
-  if (arm.diagnosis == DiagnosisKind::fixed) {
+      "diagnosis", {"none", "fixed", "fixed_periodic", "oracle", "oracle_extra", "geode_ring",
+                    "hou_shin", "hou_shin_extra"}));
+  if (arm.diagnosis == DiagnosisKind::fixed || arm.diagnosis == DiagnosisKind::fixed_periodic) {
     const double t_ms = a.required_number("timeout_ms", 0.0, 1e12);
     if (a.has("timeout_ms") && t_ms <= 0) a.error("timeout_ms", "expected a number > 0");
     arm.timeout = Duration::from_ms(t_ms);
   }
-  if (arm.uses_hou_shin_timeout()) {
+  if (arm.diagnosis == DiagnosisKind::fixed_periodic) {
+    const double p_ms = a.required_number("period_ms", 0.0, 1e12);
+    if (a.has("period_ms") && p_ms < 1) a.error("period_ms", "expected a number >= 1");
+    arm.period = Duration::from_ms(p_ms);
+  }
+  if (arm.needs_t_out()) {
     arm.alpha = a.positive("alpha", 0.05, 0.0, 1.0);
     if (arm.alpha >= 1.0) a.error("alpha", "expected a number > 0 and < 1");
   }
@@ -92,6 +104,9 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
   cfg.unplaced = unplaced == "drop"       ? UnplacedPolicy::drop
                  : unplaced == "in_order" ? UnplacedPolicy::in_order
                                           : UnplacedPolicy::background;
+  cfg.late_tasks = ls.enumeration("late_tasks", "abort", {"abort", "finish"}) == "finish"
+                       ? LateTaskPolicy::finish
+                       : LateTaskPolicy::abort;
   cfg.load_index =
       ls.enumeration("load_index", "ql", {"ql", "cet"}) == "cet" ? LoadIndex::cet : LoadIndex::ql;
   cfg.thresholds.th_u = ls.number("th_u", 1.0, 0.0);
@@ -116,13 +131,19 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
     cfg.delay_allowance = Duration::from_ms(*v);
   if (auto v = ls.optional_number("send_margin_ms", 0.0, 1e12))
     cfg.send_margin = Duration::from_ms(*v);
+  if (auto v = ls.optional_number("loss_allowance", 0.0, 1.0)) {
+    if (*v >= 1.0) ls.error("loss_allowance", "expected a probability >= 0 and < 1");
+    cfg.loss_allowance = *v;
+  }
   ls.object("estimation", [&](ObjectReader& e) { parse_estimation(e, cfg.estimation); });
   cfg.geode_poll = Duration::from_ms(ls.positive("geode_poll_ms", 100.0, 0, 1e12));
   cfg.per_node_metrics = ls.boolean("per_node_metrics", false);
 
   ls.objects("arms", [&](ObjectReader& a, size_t) { cfg.arms.push_back(parse_arm(a)); });
   if (!ls.has("arms")) {
-    cfg.arms.push_back({"none", DiagnosisKind::none, Duration::zero(), 0.05});
+    ArmConfig none;
+    none.name = "none";
+    cfg.arms.push_back(none);
     ls.set_resolved("arms", scenario::json::array({{{"name", "none"}, {"diagnosis", "none"}}}));
   } else if (cfg.arms.empty() && ls.raw("arms")->is_array()) {
     ls.error("arms", "expected at least one arm");
@@ -134,7 +155,7 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
     if (!cfg.arms[k].name.empty() && !names.insert(cfg.arms[k].name).second)
       ls.diagnostics().add(ls.child_path("arms") + "[" + std::to_string(k) + "].name",
                            "duplicate arm name \"" + cfg.arms[k].name + "\"");
-    hou_shin = hou_shin || cfg.arms[k].uses_hou_shin_timeout();
+    hou_shin = hou_shin || cfg.arms[k].needs_t_out();
   }
   // The exit-time chain of section F lives on integer queue lengths (CET is mapped onto it).
   if (hou_shin && cfg.load_index == LoadIndex::ql &&

@@ -18,15 +18,18 @@
 // execution time)}.
 //
 // `load_sharing` keys: scheduling (mlfs | fcfs), execution_time_knowledge (exact | mean),
-// unplaced (background | in_order | drop), load_index (ql | cet), th_u (1), th_f (4), buddy_size
+// unplaced (background | in_order | drop), late_tasks (abort | finish), load_index (ql | cet),
+// th_u (1), th_f (4), buddy_size
 // (10), broadcast_on (every_change | enter_u_or_o), transfers (true), max_hops (1),
 // transfer_transport (reliable | unreliable), transfer_give_up_s (120), task_bytes (256),
 // broadcast_bytes (64), delay_allowance_ms (default: q99 - min of the network delay),
-// send_margin_ms (default: the delay allowance), estimation {arrival_prior_shape (1),
+// send_margin_ms (default: the delay allowance), loss_allowance (default: the configured loss
+// probability of each link; see loss_tolerance.h), estimation {arrival_prior_shape (1),
 // arrival_prior_exposure_s (1), execution_prior_shape (1), execution_prior_exposure_s (1),
 // forgetting_per_s (1 = no forgetting)}, geode_poll_ms (100), per_node_metrics (false),
-// arms [{name, diagnosis: none | fixed (timeout_ms) | oracle | geode_ring | hou_shin (alpha 0.05)
-// | hou_shin_extra (alpha 0.05)}] (default: one arm "none").
+// arms [{name, diagnosis: none | fixed (timeout_ms) | fixed_periodic (period_ms, timeout_ms) |
+// oracle | oracle_extra (alpha 0.05) | geode_ring | hou_shin (alpha 0.05) | hou_shin_extra (alpha
+// 0.05)}] (default: one arm "none").
 
 #include <optional>
 #include <string>
@@ -40,17 +43,43 @@
 
 namespace fdsim::loadsharing {
 
-enum class DiagnosisKind : uint8_t { none, fixed, oracle, geode_ring, hou_shin, hou_shin_extra };
+enum class DiagnosisKind : uint8_t {
+  none,
+  fixed,
+  oracle,
+  geode_ring,
+  hou_shin,
+  hou_shin_extra,
+  fixed_periodic,
+  oracle_extra
+};
 std::string_view diagnosis_name(DiagnosisKind k);
 
 struct ArmConfig {
   std::string name;
   DiagnosisKind diagnosis = DiagnosisKind::none;
-  Duration timeout;     // fixed: silence after the last broadcast received before suspecting
-  double alpha = 0.05;  // hou_shin*: false-diagnosis probability bound of the test
+  Duration timeout;  // fixed, fixed_periodic: silence after the last message before suspecting
+  Duration period;   // fixed_periodic: every node broadcasts its state this often
+  double alpha = 0.05;  // hou_shin*, oracle_extra: false-diagnosis probability bound of the test
+  // Observers time T_out[i] (section F).
   bool uses_hou_shin_timeout() const {
     return diagnosis == DiagnosisKind::hou_shin || diagnosis == DiagnosisKind::hou_shin_extra;
   }
+  // Senders make the extra broadcasts of section H (hou_shin_extra, and oracle_extra, which
+  // gets the same load information as hou_shin_extra with oracle diagnosis).
+  bool sends_extra() const {
+    return diagnosis == DiagnosisKind::hou_shin_extra || diagnosis == DiagnosisKind::oracle_extra;
+  }
+  bool is_oracle() const {
+    return diagnosis == DiagnosisKind::oracle || diagnosis == DiagnosisKind::oracle_extra;
+  }
+  // Observers suspect after a silence (fixed, fixed_periodic, hou_shin, hou_shin_extra).
+  bool times_silence() const {
+    return diagnosis == DiagnosisKind::fixed || diagnosis == DiagnosisKind::fixed_periodic ||
+           uses_hou_shin_timeout();
+  }
+  // Needs the T_out machinery (observers' limits or senders' extra deadlines).
+  bool needs_t_out() const { return uses_hou_shin_timeout() || sends_extra(); }
 };
 
 enum class BroadcastPolicy : uint8_t { every_change, enter_u_or_o };
@@ -59,6 +88,10 @@ enum class BroadcastPolicy : uint8_t { every_change, enter_u_or_o };
 // (in_order: it may then make guaranteed tasks miss), or it is dropped and counted as missed.
 enum class UnplacedPolicy : uint8_t { background, in_order, drop };
 enum class TransferTransport : uint8_t { reliable, unreliable };
+// A task whose deadline has passed: never started and aborted at the deadline if running
+// (abort, the default), or run to completion and counted as a late completion (finish: the
+// behaviour before issue 13). See loadsharing_model.h.
+enum class LateTaskPolicy : uint8_t { abort, finish };
 
 // Priors (Gamma shape, and rate written as a prior exposure in seconds) and forgetting of the
 // on-line estimators of section G.
@@ -77,6 +110,7 @@ struct LoadSharingConfig {
   SchedulingPolicy scheduling = SchedulingPolicy::mlfs;
   ExecKnowledge exec_knowledge = ExecKnowledge::exact;
   UnplacedPolicy unplaced = UnplacedPolicy::background;
+  LateTaskPolicy late_tasks = LateTaskPolicy::abort;
   LoadIndex load_index = LoadIndex::ql;
   RegionThresholds thresholds;
   size_t buddy_size = 10;
@@ -89,6 +123,7 @@ struct LoadSharingConfig {
   uint32_t broadcast_bytes = 64;
   std::optional<Duration> delay_allowance;  // nullopt: q99 - min of the network delay
   std::optional<Duration> send_margin;      // nullopt: the delay allowance
+  std::optional<double> loss_allowance;     // nullopt: the link's configured loss probability
   EstimationConfig estimation;
   Duration geode_poll = Duration::ms(100);
   bool per_node_metrics = false;

@@ -29,6 +29,9 @@ void NodeEstimators::on_join(SimTime now) {
 
 void NodeEstimators::on_completion(Duration exec) { mu_.observe(1.0, exec.seconds()); }
 
+// Exponential service: an unfinished service of length `served` is exposure without an event.
+void NodeEstimators::on_abort(Duration served) { mu_.observe_exposure(served.seconds()); }
+
 void NodeEstimators::on_region_change(SimTime now, Region region) {
   by_region_[size_t(current_)].observe_exposure((now - region_since_).seconds());
   region_since_ = now;

@@ -27,6 +27,7 @@ class NodeEstimators {
   void on_arrival(SimTime now);       // an external arrival at the node
   void on_join(SimTime now);          // a task joined the local queue in the current region
   void on_completion(Duration exec);  // a task finished after `exec` of service
+  void on_abort(Duration served);     // a task's service stopped unfinished after `served`
   void on_region_change(SimTime now, Region region);
   Estimates snapshot(SimTime now);
   // The current posterior mean of mu (no exposure update needed: mu's exposure is service time).

@@ -40,12 +40,55 @@ timeout::ExitChain exit_chain_for(const Broadcast& b, const RegionThresholds& th
   return chain;
 }
 
+timeout::SilenceChain silence_chain_for(const Broadcast& b, const RegionThresholds& thresholds,
+                                        LoadIndex index, double loss, int64_t* s0) {
+  const timeout::ExitChain region = exit_chain_for(b, thresholds, index, s0);
+  timeout::SilenceChain c;
+  if (index == LoadIndex::ql) {
+    c.th_u = int64_t(std::llround(thresholds.th_u));
+    c.th_f = int64_t(std::llround(thresholds.th_f));
+  } else {
+    const timeout::QueueLengthThresholds q =
+        timeout::map_cet_thresholds(thresholds.th_u, thresholds.th_f, b.estimates.mu_per_s);
+    c.th_u = q.th_u;
+    c.th_f = q.th_f;
+  }
+  for (size_t r = 0; r < kRegionCount; ++r) c.lambda[r] = b.estimates.region_input_per_s[r];
+  c.mu = region.mu;
+  c.loss = loss;
+  return c;
+}
+
 Duration hou_shin_timeout(timeout::TimeoutTable& table, const Broadcast& b,
                           const RegionThresholds& thresholds, LoadIndex index, double alpha,
-                          Duration allowance) {
+                          Duration allowance, double loss) {
   int64_t s0 = 0;
+  if (loss > 0) {
+    const timeout::SilenceChain c = silence_chain_for(b, thresholds, index, loss, &s0);
+    return table.t_out(c, s0, alpha, allowance);
+  }
   const timeout::ExitChain chain = exit_chain_for(b, thresholds, index, &s0);
   return table.t_out(chain, s0, alpha, allowance);
+}
+
+Duration hou_shin_timeout_lower_bound(timeout::TimeoutTable& table, const Broadcast& b,
+                                      const RegionThresholds& thresholds, LoadIndex index,
+                                      double alpha, Duration allowance, double loss, bool* exact) {
+  int64_t s0 = 0;
+  timeout::TimeoutTable::Bound bound;
+  if (loss > 0) {
+    const timeout::SilenceChain c = silence_chain_for(b, thresholds, index, loss, &s0);
+    bound = table.quantile_lower_bound_s(c, s0, alpha);
+  } else {
+    const timeout::ExitChain chain = exit_chain_for(b, thresholds, index, &s0);
+    bound = table.quantile_lower_bound_s(chain, s0, alpha);
+  }
+  *exact = bound.exact;
+  if (bound.exact)
+    return hou_shin_timeout(table, b, thresholds, index, alpha, allowance, loss);
+  const double q_ns = std::floor(bound.q_s * 1e9);
+  if (!(q_ns < 9e18 - double(allowance.count_ns()))) return Duration::max();
+  return Duration::ns(int64_t(std::max(0.0, q_ns))) + allowance;
 }
 
 }  // namespace fdsim::loadsharing

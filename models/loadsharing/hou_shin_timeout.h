@@ -12,6 +12,12 @@
 // the exit is unreachable ("never suspect"). The model is exact only for Poisson input and
 // exponential service with the estimated rates, and only when the sender broadcasts on every
 // region change (broadcast_on = every_change).
+//
+// Loss (issue 13, item 5): with loss > 0 the quantile is that of the silence until the first
+// broadcast that gets through (timeout/silence_chain.h: every region change is broadcast and
+// lost independently with probability `loss`), so that a healthy sender is falsely suspected
+// with probability at most alpha per received broadcast under the model's assumptions. loss = 0
+// is exactly the region-exit quantile above.
 
 #include "models/loadsharing/broadcast.h"
 #include "models/timeout/exit_chain.h"
@@ -23,8 +29,19 @@ namespace fdsim::loadsharing {
 timeout::ExitChain exit_chain_for(const Broadcast& b, const RegionThresholds& thresholds,
                                   LoadIndex index, int64_t* s0);
 
+// The lossy silence chain for `b` (same s0 as exit_chain_for).
+timeout::SilenceChain silence_chain_for(const Broadcast& b, const RegionThresholds& thresholds,
+                                        LoadIndex index, double loss, int64_t* s0);
+
 Duration hou_shin_timeout(timeout::TimeoutTable& table, const Broadcast& b,
                           const RegionThresholds& thresholds, LoadIndex index, double alpha,
-                          Duration allowance);
+                          Duration allowance, double loss = 0.0);
+
+// A cheap lower bound of hou_shin_timeout (TimeoutTable::quantile_lower_bound_s, rounded DOWN
+// to the ns, plus the allowance); *exact is set when it is the value itself. The model arms its
+// timers at the bound and computes the exact T_out only when a silence gets that long.
+Duration hou_shin_timeout_lower_bound(timeout::TimeoutTable& table, const Broadcast& b,
+                                      const RegionThresholds& thresholds, LoadIndex index,
+                                      double alpha, Duration allowance, double loss, bool* exact);
 
 }  // namespace fdsim::loadsharing

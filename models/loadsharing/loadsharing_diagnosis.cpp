@@ -40,18 +40,96 @@ void LoadSharingModel::reset_views(NodeId observer, bool initial) {
       arm_silence_timer(observer, k);
     else if (!silence_.empty())
       silence_[p]->disarm();
-    if (arm_.diagnosis == DiagnosisKind::oracle && world_.hosts.is_crashed(pref[k]))
+    if (arm_.is_oracle() && world_.hosts.is_crashed(pref[k]))
       recorder_.set(now, observer, k, true);
   }
 }
 
+Duration LoadSharingModel::extra_interval(NodeId n, const Broadcast& b) {
+  const Duration t_out = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index,
+                                          arm_.alpha, sender_allowance_[n]);
+  if (t_out >= kNever) return Duration::max();
+  const Duration margin = cfg_.send_margin.value_or(sender_allowance_[n]);
+  return std::max(t_out - margin, Duration::ms(1));
+}
+
+namespace {
+// The fields hou_shin_timeout reads.
+bool same_timeout_input(const Broadcast& a, const Broadcast& b) {
+  return a.region == b.region && a.queue_length == b.queue_length && a.load == b.load &&
+         a.estimates.mu_per_s == b.estimates.mu_per_s &&
+         a.estimates.region_input_per_s == b.estimates.region_input_per_s;
+}
+}  // namespace
+
+Duration LoadSharingModel::t_out_bound(const Broadcast& b, double loss, bool* exact) {
+  if (bound_memo_.empty()) bound_memo_.resize(cfg_.node_count);
+  BoundMemo& m = bound_memo_[b.sender];
+  if (!(m.valid && m.loss == loss && same_timeout_input(m.b, b))) {
+    m.valid = true;
+    m.b = b;
+    m.loss = loss;
+    m.bound = hou_shin_timeout_lower_bound(timeouts_, b, cfg_.thresholds, cfg_.load_index,
+                                           arm_.alpha, Duration::zero(), loss, &m.exact);
+  }
+  *exact = m.exact;
+  return m.bound;
+}
+
+Duration LoadSharingModel::extra_interval_bound(NodeId n, const Broadcast& b, bool* exact) {
+  const Duration q = t_out_bound(b, 0.0, exact);
+  if (q >= kNever) return Duration::max();
+  const Duration t_out = q + sender_allowance_[n];
+  if (t_out >= kNever) return Duration::max();
+  const Duration margin = cfg_.send_margin.value_or(sender_allowance_[n]);
+  return std::max(t_out - margin, Duration::ms(1));
+}
+
+Duration LoadSharingModel::silence_limit_bound(size_t p, const Broadcast& b, bool* exact) {
+  *exact = true;
+  Duration limit;
+  if (arm_.diagnosis == DiagnosisKind::hou_shin) {
+    const Duration q = t_out_bound(b, pair_loss_[p], exact);
+    limit = q >= kNever ? Duration::max() : q + pair_allowance_[p];
+  } else if (arm_.diagnosis == DiagnosisKind::hou_shin_extra) {
+    const Duration q = t_out_bound(b, 0.0, exact);
+    limit = q >= kNever ? Duration::max() : q + pair_allowance_[p];
+    const uint32_t k = sender_k_[b.sender];
+    if (k > 1 && limit < kNever) {
+      bool interval_exact = true;
+      const Duration interval = extra_interval_bound(b.sender, b, &interval_exact);
+      *exact = *exact && interval_exact;
+      if (interval >= kNever || double(interval.count_ns()) * (k - 1) >= double(kNever.count_ns()))
+        limit = Duration::max();
+      else
+        limit = limit + interval * int64_t(k - 1);
+    }
+  } else {
+    return silence_limit(p, b);
+  }
+  return limit >= kNever ? Duration::max() : limit;
+}
+
 Duration LoadSharingModel::silence_limit(size_t p, const Broadcast& b) {
   Duration limit = Duration::max();
-  if (arm_.diagnosis == DiagnosisKind::fixed) {
+  if (arm_.diagnosis == DiagnosisKind::fixed || arm_.diagnosis == DiagnosisKind::fixed_periodic) {
     limit = arm_.timeout;
-  } else if (arm_.uses_hou_shin_timeout()) {
+  } else if (arm_.diagnosis == DiagnosisKind::hou_shin) {
+    // No extra broadcasts: the loss of the link enters the silence law (hou_shin_timeout.h).
+    limit = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
+                             pair_allowance_[p], pair_loss_[p]);
+  } else if (arm_.diagnosis == DiagnosisKind::hou_shin_extra) {
+    // Extra broadcasts: wait for k of them (loss_tolerance.h).
     limit = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
                              pair_allowance_[p]);
+    const uint32_t k = sender_k_[b.sender];
+    if (k > 1 && limit < kNever) {
+      const Duration interval = extra_interval(b.sender, b);
+      if (interval >= kNever || double(interval.count_ns()) * (k - 1) >= double(kNever.count_ns()))
+        limit = Duration::max();
+      else
+        limit = limit + interval * int64_t(k - 1);
+    }
   }
   return limit >= kNever ? Duration::max() : limit;
 }
@@ -59,20 +137,44 @@ Duration LoadSharingModel::silence_limit(size_t p, const Broadcast& b) {
 void LoadSharingModel::arm_silence_timer(NodeId observer, size_t k) {
   if (silence_.empty()) return;
   const size_t p = pair(observer, k);
-  const Duration limit = silence_limit(p, views_[p].last);
-  // Suspect when the silence strictly exceeds the limit: the first instant after it.
+  // Armed at a lower bound of the limit when computing the limit is costly (the Hou-Shin arms);
+  // on_silence computes the exact limit if the silence gets that long (rarely).
+  bool exact = true;
+  const Duration limit = silence_limit_bound(p, views_[p].last, &exact);
+  pair_limit_[p] = limit;
+  pair_exact_[p] = exact;
+  // Suspect when the silence strictly exceeds the limit: the first instant after it. A bound
+  // that is "never" means the limit is never too.
   if (limit == Duration::max())
     silence_[p]->disarm();
   else
-    silence_[p]->arm(views_[p].received + limit + Duration::ns(1));
+    silence_[p]->arm(views_[p].received + limit + (exact ? Duration::ns(1) : Duration::zero()));
 }
 
 void LoadSharingModel::on_silence(NodeId observer, size_t k) {
   // A broadcast handled after the timer fired (both replayed after a pause) re-armed it.
-  if (silence_[pair(observer, k)]->armed()) return;
+  const size_t p = pair(observer, k);
+  if (silence_[p]->armed()) return;
+  if (!pair_exact_[p]) {
+    // The timer stood at a lower bound: the exact limit decides now.
+    const Duration limit = silence_limit(p, views_[p].last);
+    pair_limit_[p] = limit;
+    pair_exact_[p] = 1;
+    if (limit == Duration::max()) return;
+    const SimTime due = views_[p].received + limit + Duration::ns(1);
+    if (due > sim_.now()) {
+      silence_[p]->arm(due);
+      return;
+    }
+  }
   if (recorder_.suspected(observer, k)) return;
   recorder_.set(sim_.now(), observer, k, true);
-  if (tracing()) trace(observer, "suspect", {{"target", graph_.preferred(observer)[k]}});
+  if (tracing()) {
+    trace(observer, "suspect",
+          {{"target", graph_.preferred(observer)[k]},
+           {"limit_s", pair_limit_[p].seconds()},
+           {"silence_s", (sim_.now() - views_[p].received).seconds()}});
+  }
 }
 
 bool LoadSharingModel::suspected_now(NodeId observer, size_t k) {
@@ -113,17 +215,38 @@ void LoadSharingModel::broadcast(NodeId n, BroadcastKind kind) {
     counters_.broadcast_messages += obs.size();
     counters_.broadcast_bytes += uint64_t(obs.size()) * cfg_.broadcast_bytes;
   }
-  if (tracing())
-    trace(n, "broadcast",
-          {{"kind", broadcast_kind_name(kind)},
-           {"region", region_name(b.region)},
-           {"queue_length", b.queue_length}});
+  if (tracing()) {
+    nlohmann::json f = {{"broadcast_kind", broadcast_kind_name(kind)},
+                        {"region", region_name(b.region)},
+                        {"queue_length", b.queue_length},
+                        {"load", b.load},
+                        {"lambda_per_s", b.estimates.lambda_per_s},
+                        {"mu_per_s", b.estimates.mu_per_s},
+                        {"region_input_per_s",
+                         {b.estimates.region_input_per_s[0], b.estimates.region_input_per_s[1],
+                          b.estimates.region_input_per_s[2]}}};
+    // The T_out this broadcast implies, as the sender computes it (its largest allowance).
+    if (arm_.needs_t_out()) {
+      const Duration t_out = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index,
+                                              arm_.alpha, sender_allowance_[n]);
+      f["t_out_s"] = t_out >= kNever ? nlohmann::json() : nlohmann::json(t_out.seconds());
+    }
+    trace(n, "broadcast", f);
+  }
   for (size_t k = 0; k < obs.size(); ++k) {
     const NodeId to = obs[k];
     world_.net.send_unreliable(n, to, msg_broadcast_[size_t(kind)], cfg_.broadcast_bytes,
                                [this, to, k, b] { on_broadcast(to, k, b); });
   }
-  if (arm_.diagnosis == DiagnosisKind::hou_shin_extra) arm_extra_broadcast(n);
+  if (arm_.sends_extra()) arm_extra_broadcast(n);
+}
+
+void LoadSharingModel::schedule_extra(NodeId n, SimTime at, uint64_t generation) {
+  nodes_[n].extra_timer = world_.hosts.schedule_at(n, at, kind_extra_, [this, n, generation] {
+    if (nodes_[n].extra_generation != generation) return;
+    nodes_[n].extra_timer = {};
+    broadcast(n, BroadcastKind::extra);
+  });
 }
 
 void LoadSharingModel::arm_extra_broadcast(NodeId n) {
@@ -131,16 +254,44 @@ void LoadSharingModel::arm_extra_broadcast(NodeId n) {
   if (node.extra_timer.valid()) sim_.cancel(node.extra_timer);
   node.extra_timer = {};
   const uint64_t generation = ++node.extra_generation;
-  const Duration t_out = hou_shin_timeout(timeouts_, node.last_sent, cfg_.thresholds,
-                                          cfg_.load_index, arm_.alpha, sender_allowance_[n]);
-  if (t_out >= kNever) return;
-  const Duration margin = cfg_.send_margin.value_or(sender_allowance_[n]);
-  const Duration wait = std::max(t_out - margin, Duration::ms(1));
-  const SimTime at = std::max(node.last_sent.send_time + wait, sim_.now());
-  node.extra_timer = world_.hosts.schedule_at(n, at, kind_extra_, [this, n, generation] {
+  if (sender_k_[n] > 1) {
+    // The next broadcast is due within the smallest interval promised by the last k
+    // broadcasts (loss_tolerance.h).
+    node.promises.push_back(extra_interval(n, node.last_sent));
+    while (node.promises.size() > sender_k_[n]) node.promises.erase(node.promises.begin());
+    const Duration wait = *std::min_element(node.promises.begin(), node.promises.end());
+    if (wait >= kNever) return;
+    schedule_extra(n, std::max(node.last_sent.send_time + wait, sim_.now()), generation);
+    return;
+  }
+  // k = 1 (section H): the next broadcast is due T_out - margin after the last one. A check at
+  // a lower bound of that interval computes the exact deadline only if no other broadcast went
+  // out first (the usual case is a region change before it).
+  bool exact = true;
+  const Duration bound = extra_interval_bound(n, node.last_sent, &exact);
+  if (bound >= kNever) return;
+  const SimTime at = std::max(node.last_sent.send_time + bound, sim_.now());
+  if (exact) {
+    schedule_extra(n, at, generation);
+    return;
+  }
+  node.extra_timer = world_.hosts.schedule_at(n, at, kind_extra_check_, [this, n, generation] {
     if (nodes_[n].extra_generation != generation) return;
     nodes_[n].extra_timer = {};
-    broadcast(n, BroadcastKind::extra);
+    const Duration wait = extra_interval(n, nodes_[n].last_sent);
+    if (wait >= kNever) return;
+    schedule_extra(n, std::max(nodes_[n].last_sent.send_time + wait, sim_.now()), generation);
+  });
+}
+
+void LoadSharingModel::arm_periodic_broadcast(NodeId n) {
+  // The heartbeat of fixed_periodic: every period from the start (or the recovery), whatever
+  // else the node broadcasts. Node-bound: dropped with the incarnation at a crash.
+  const uint64_t generation = nodes_[n].periodic_generation;
+  world_.hosts.schedule_after(n, arm_.period, kind_periodic_, [this, n, generation] {
+    if (nodes_[n].periodic_generation != generation) return;
+    broadcast(n, BroadcastKind::periodic);
+    arm_periodic_broadcast(n);
   });
 }
 
@@ -153,6 +304,7 @@ void LoadSharingModel::on_broadcast(NodeId observer, size_t k, const Broadcast& 
   v.known = true;
   switch (arm_.diagnosis) {
     case DiagnosisKind::fixed:
+    case DiagnosisKind::fixed_periodic:
     case DiagnosisKind::hou_shin:
     case DiagnosisKind::hou_shin_extra:
       if (recorder_.suspected(observer, k)) {
@@ -163,6 +315,7 @@ void LoadSharingModel::on_broadcast(NodeId observer, size_t k, const Broadcast& 
       break;
     case DiagnosisKind::none:
     case DiagnosisKind::oracle:
+    case DiagnosisKind::oracle_extra:
     case DiagnosisKind::geode_ring:
       break;
   }

@@ -41,7 +41,22 @@ nlohmann::json LoadSharingModel::metrics() const {
   m["tasks_lost_in_transfer_unreachable_count"] = c.lost_transfer_unreachable;
   m["tasks_queued_at_horizon_count"] = queued;
   m["tasks_arrived_while_down_count"] = c.arrived_while_down;
+  m["tasks_infeasible_count"] = c.infeasible;
+  m["tasks_expired_count"] = c.expired;
+  m["tasks_aborted_count"] = c.aborted;
+  m["tasks_completed_late_count"] = c.completed_late;
+  m["tasks_feasible_count"] = c.arrived_feasible;
   m["dynamic_failure_ratio"] = ratio(c.missed() + c.lost(), c.arrived);
+  // Its decomposition: disjoint parts that add up to it (loadsharing README, docs/metrics.md).
+  const uint64_t late = c.completed_late + c.expired + c.late_unfinished;
+  m["dynamic_failure_infeasible_ratio"] = ratio(c.infeasible, c.arrived);
+  m["dynamic_failure_missed_ratio"] = ratio(late, c.arrived);
+  m["dynamic_failure_aborted_ratio"] = ratio(c.aborted, c.arrived);
+  m["dynamic_failure_dropped_ratio"] = ratio(c.dropped, c.arrived);
+  m["dynamic_failure_lost_in_crash_ratio"] = ratio(c.lost_in_crash, c.arrived);
+  m["dynamic_failure_lost_to_dead_ratio"] = ratio(c.lost_transfer_to_dead, c.arrived);
+  m["dynamic_failure_lost_unreachable_ratio"] = ratio(c.lost_transfer_unreachable, c.arrived);
+  m["dynamic_failure_feasible_ratio"] = ratio(c.failed_feasible, c.arrived_feasible);
   m["missed_ratio"] = ratio(c.missed(), c.arrived);
   m["lost_ratio"] = ratio(c.lost(), c.arrived);
 
@@ -55,6 +70,7 @@ nlohmann::json LoadSharingModel::metrics() const {
 
   m["guarantee_failures_count"] = counters_.guarantee_failures;
   m["unplaced_no_receiver_count"] = counters_.unplaced_no_receiver;
+  m["unplaced_too_late_count"] = counters_.unplaced_too_late;
   m["unguaranteed_runs_count"] = counters_.unguaranteed_runs;
   m["transfers_attempted_count"] = counters_.transfers_attempted;
   m["transfers_to_dead_count"] = counters_.transfers_to_dead;

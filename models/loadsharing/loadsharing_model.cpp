@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "models/loadsharing/loss_tolerance.h"
 #include "sim/engine/trace.h"
 
 namespace fdsim::loadsharing {
@@ -49,6 +50,8 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
   kind_extra_ = sim_.kind("ls.extra_broadcast");
   kind_transfer_guard_ = sim_.kind("ls.transfer_give_up");
   kind_poll_ = sim_.kind("ls.membership_poll");
+  kind_periodic_ = sim_.kind("ls.periodic_broadcast");
+  kind_extra_check_ = sim_.kind("ls.extra_broadcast_check");
   for (size_t k = 0; k < kBroadcastKindCount; ++k)
     msg_broadcast_[k] =
         world_.net.type("ls.broadcast." + std::string(broadcast_kind_name(BroadcastKind(k))));
@@ -57,12 +60,18 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
   const size_t pairs = cfg_.node_count * graph_.buddy_count();
   views_.resize(pairs);
   pair_min_delay_.resize(pairs);
+  transfer_min_delay_.resize(pairs);
+  pair_limit_.assign(pairs, Duration::max());
+  pair_exact_.assign(pairs, 1);
   for (size_t j = 0; j < cfg_.node_count; ++j)
-    for (size_t k = 0; k < graph_.buddy_count(); ++k)
-      pair_min_delay_[pair(NodeId(j), k)] = Duration::from_ms(
-          world_.net.latency_model(graph_.preferred(NodeId(j))[k], NodeId(j)).min_ms());
-  const bool timed = arm_.diagnosis == DiagnosisKind::fixed || arm_.uses_hou_shin_timeout();
-  if (timed) {
+    for (size_t k = 0; k < graph_.buddy_count(); ++k) {
+      const NodeId obs = NodeId(j), target = graph_.preferred(obs)[k];
+      pair_min_delay_[pair(obs, k)] =
+          Duration::from_ms(world_.net.latency_model(target, obs).min_ms());
+      transfer_min_delay_[pair(obs, k)] =
+          Duration::from_ms(world_.net.latency_model(obs, target).min_ms());
+    }
+  if (arm_.times_silence()) {
     silence_.reserve(pairs);
     for (size_t j = 0; j < cfg_.node_count; ++j) {
       for (size_t k = 0; k < graph_.buddy_count(); ++k) {
@@ -75,10 +84,13 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
       }
     }
   }
-  if (arm_.uses_hou_shin_timeout()) {
-    // Delay allowance per link target -> observer: q99 - min of its latency (or the config).
+  if (arm_.needs_t_out()) {
+    // Delay allowance per link target -> observer: q99 - min of its latency (or the config);
+    // loss allowance: the link's configured loss probability (or the config).
     pair_allowance_.resize(pairs);
+    pair_loss_.resize(pairs);
     sender_allowance_.assign(cfg_.node_count, Duration::zero());
+    sender_k_.assign(cfg_.node_count, 1);
     for (size_t j = 0; j < cfg_.node_count; ++j) {
       for (size_t k = 0; k < graph_.buddy_count(); ++k) {
         const NodeId obs = NodeId(j), target = graph_.preferred(obs)[k];
@@ -91,6 +103,10 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
         }
         pair_allowance_[pair(obs, k)] = a;
         sender_allowance_[target] = std::max(sender_allowance_[target], a);
+        const double loss = cfg_.loss_allowance.value_or(world_.net.link_loss(target, obs));
+        pair_loss_[pair(obs, k)] = loss;
+        if (arm_.sends_extra())
+          sender_k_[target] = std::max(sender_k_[target], tolerated_broadcasts(loss, arm_.alpha));
       }
     }
   }
@@ -108,8 +124,10 @@ void LoadSharingModel::start() {
     node.ql_since = now;
   }
   for (size_t j = 0; j < cfg_.node_count; ++j) reset_views(NodeId(j), true);
-  if (arm_.diagnosis == DiagnosisKind::hou_shin_extra)
+  if (arm_.sends_extra())
     for (size_t i = 0; i < cfg_.node_count; ++i) arm_extra_broadcast(NodeId(i));
+  if (arm_.diagnosis == DiagnosisKind::fixed_periodic)
+    for (size_t i = 0; i < cfg_.node_count; ++i) arm_periodic_broadcast(NodeId(i));
   for (size_t i = 0; i < cfg_.node_count; ++i)
     if (auto t = source_.first_arrival(NodeId(i))) schedule_arrival(NodeId(i), *t);
   if (arm_.diagnosis == DiagnosisKind::geode_ring && graph_.buddy_count() > 0)
@@ -144,7 +162,9 @@ void LoadSharingModel::on_crash(NodeId n) {
     for (size_t k = 0; k < graph_.buddy_count(); ++k) silence_[pair(n, k)]->disarm();
   node.extra_timer = {};  // node-bound: dropped with the incarnation
   ++node.extra_generation;
-  if (arm_.diagnosis == DiagnosisKind::oracle) {
+  node.promises.clear();
+  ++node.periodic_generation;
+  if (arm_.is_oracle()) {
     const std::vector<NodeId>& obs = graph_.observers(n);
     for (size_t k = 0; k < obs.size(); ++k)
       if (world_.hosts.is_up(obs[k])) recorder_.set(now, obs[k], k, true);
@@ -161,12 +181,13 @@ void LoadSharingModel::on_recover(NodeId n, uint32_t) {
   node.ql_last = 0;
   node.ql_since = now;
   reset_views(n, false);
-  if (arm_.diagnosis == DiagnosisKind::oracle) {
+  if (arm_.is_oracle()) {
     const std::vector<NodeId>& obs = graph_.observers(n);
     for (size_t k = 0; k < obs.size(); ++k)
       if (world_.hosts.is_up(obs[k])) recorder_.set(now, obs[k], k, false);
   }
   broadcast(n, BroadcastKind::recovery);
+  if (arm_.diagnosis == DiagnosisKind::fixed_periodic) arm_periodic_broadcast(n);
 }
 
 void LoadSharingModel::finish() {

@@ -12,9 +12,15 @@
 //   crashes (common random numbers). Everything that differs (transfers, broadcasts, suspicions)
 //   is a consequence of the diagnosis. (Latency and loss draws are per sending node in the
 //   order of its sends, so they stay aligned only until the arms' message sequences diverge.)
+// - Task semantics (issue 13): with known execution times a task whose execution time exceeds
+//   its relative deadline fails at arrival (infeasible) and is never queued or transferred.
+//   Under late_tasks = abort (default) a task that can no longer meet its deadline is never
+//   started (removed as expired when it reaches the head of the queue) and a task running at
+//   its deadline is aborted there; late_tasks = finish runs every task to completion.
 // - Protocol (sections B-E, H): the guarantee test at arrival and at receipt of a transfer; a
 //   task not guaranteed goes to the first buddy of the preferred list that is not suspected,
-//   last reported U, and is neither the task's origin nor the node it came from; at most
+//   last reported U, is neither the task's origin nor the node it came from, and where the
+//   task could still meet its deadline after the link's minimum delay; at most
 //   max_hops transfers; a task neither guaranteed nor transferred follows the `unplaced` policy
 //   (background by default: behind every guaranteed task). Region changes are broadcast over
 //   unreliable datagrams to the node's observers (buddies.h). Transfers use the reliable
@@ -99,6 +105,10 @@ class LoadSharingModel : public Model, private net::HostListener {
     EventId extra_timer;
     uint64_t extra_generation =
         0;  // a replayed (post-pause) extra timer of an older arming is void
+    // Extra-broadcast intervals promised by the last k broadcasts (newest last): the next
+    // broadcast is due within the smallest of them (loss tolerance, loss_tolerance.h).
+    std::vector<Duration> promises;
+    uint64_t periodic_generation = 0;  // fixed_periodic: the heartbeat of this incarnation
     // Little's law bookkeeping (from the warm-up on).
     size_t ql_last = 0;
     SimTime ql_since;
@@ -121,6 +131,7 @@ class LoadSharingModel : public Model, private net::HostListener {
   struct Counters {
     uint64_t guarantee_failures = 0;
     uint64_t unplaced_no_receiver = 0;
+    uint64_t unplaced_too_late = 0;
     uint64_t unguaranteed_runs = 0;
     uint64_t transfers_attempted = 0;
     uint64_t transfers_to_dead = 0;
@@ -143,7 +154,8 @@ class LoadSharingModel : public Model, private net::HostListener {
   void enqueue(NodeId n, Task t, bool background);
   void start_service(NodeId n);
   void on_completion(NodeId n);
-  std::optional<NodeId> choose_receiver(NodeId n, const Task& t);
+  std::optional<NodeId> choose_receiver(NodeId n, const Task& t, bool* too_late);
+  bool cannot_finish(const Task& t, SimTime now) const;
   void transfer(NodeId from, NodeId to, Task t);
   void on_transfer_arrival(NodeId dst, uint64_t task_id);
   void on_transfer_given_up(uint64_t task_id);
@@ -156,6 +168,16 @@ class LoadSharingModel : public Model, private net::HostListener {
   void reset_views(NodeId observer, bool initial);
   void broadcast(NodeId n, BroadcastKind kind);
   void arm_extra_broadcast(NodeId n);
+  Duration extra_interval(NodeId n, const Broadcast& b);
+  // Cheap lower bounds of extra_interval and silence_limit (*exact: it is the value itself):
+  // timers are armed there and the exact value is computed only if they fire.
+  Duration extra_interval_bound(NodeId n, const Broadcast& b, bool* exact);
+  Duration silence_limit_bound(size_t pair, const Broadcast& b, bool* exact);
+  void schedule_extra(NodeId n, SimTime at, uint64_t generation);
+  // hou_shin_timeout_lower_bound(b, allowance 0, loss), memoized per sender: the observers of
+  // one broadcast (and its sender) ask for the same value.
+  Duration t_out_bound(const Broadcast& b, double loss, bool* exact);
+  void arm_periodic_broadcast(NodeId n);
   void on_broadcast(NodeId observer, size_t k, const Broadcast& b);
   void arm_silence_timer(NodeId observer, size_t k);
   void on_silence(NodeId observer, size_t k);
@@ -187,13 +209,26 @@ class LoadSharingModel : public Model, private net::HostListener {
   std::vector<Duration> pair_allowance_;            // per pair: link target -> observer
   std::vector<Duration> pair_min_delay_;            // per pair: minimum latency of that link
   std::vector<Duration> sender_allowance_;          // per node: max over its observers' links
+  std::vector<Duration> transfer_min_delay_;        // per pair: minimum latency observer -> k
+  std::vector<double> pair_loss_;                   // per pair: loss allowance of link k -> obs
+  std::vector<uint32_t> sender_k_;                  // per node: broadcasts an observer may miss
+  std::vector<Duration> pair_limit_;                // per pair: the silence limit now armed
+  std::vector<uint8_t> pair_exact_;                 // per pair: pair_limit_ is exact, not a bound
+  struct BoundMemo {
+    bool valid = false;
+    Broadcast b;
+    double loss = 0;
+    Duration bound;
+    bool exact = false;
+  };
+  std::vector<BoundMemo> bound_memo_;               // per sender: the last t_out_bound
   std::map<uint64_t, InFlight> in_flight_;          // transfers by task id
   Counters counters_;
   uint64_t next_task_id_ = 1;
   bool finished_ = false;
 
   EventKind kind_arrival_, kind_deferred_arrival_, kind_complete_, kind_silence_, kind_suspect_,
-      kind_extra_, kind_transfer_guard_, kind_poll_;
+      kind_extra_, kind_transfer_guard_, kind_poll_, kind_periodic_, kind_extra_check_;
   net::MsgType msg_broadcast_[kBroadcastKindCount];
   net::MsgType msg_transfer_;
 };

@@ -24,6 +24,7 @@ void LoadSharingModel::on_arrival_event(NodeId n) {
   t.exec = d.exec;
   t.deadline = now + d.relative_deadline;
   t.counted = now >= world_.warmup_end;
+  t.feasible = d.exec <= d.relative_deadline;
   if (world_.hosts.is_crashed(n)) {
     ledger_.arrived_while_down(n, t.counted);
     return;
@@ -50,6 +51,13 @@ void LoadSharingModel::handle_arrival(NodeId n, Task t) {
   if (tracing())
     trace(n, "task_arrival",
           {{"task", t.id}, {"exec_s", t.exec.seconds()}, {"deadline_s", t.deadline.seconds()}});
+  // Known to need more processor time than its relative deadline: it fails here, as
+  // infeasible, and is neither queued nor transferred (only when execution times are known).
+  if (cfg_.exec_knowledge == ExecKnowledge::exact && !t.feasible) {
+    ledger_.infeasible(t);
+    if (tracing()) trace(n, "task_infeasible", {{"task", t.id}});
+    return;
+  }
   place(n, t);
 }
 
@@ -66,11 +74,15 @@ void LoadSharingModel::place(NodeId n, Task t) {
   }
   if (measuring()) ++counters_.guarantee_failures;
   if (cfg_.transfers && t.hops < cfg_.max_hops) {
-    if (std::optional<NodeId> to = choose_receiver(n, t)) {
+    bool too_late = false;
+    if (std::optional<NodeId> to = choose_receiver(n, t, &too_late)) {
       transfer(n, *to, t);
       return;
     }
-    if (measuring()) ++counters_.unplaced_no_receiver;
+    if (measuring()) {
+      ++counters_.unplaced_no_receiver;
+      if (too_late) ++counters_.unplaced_too_late;
+    }
   }
   if (cfg_.unplaced == UnplacedPolicy::drop) {
     ledger_.dropped(t);
@@ -91,34 +103,83 @@ void LoadSharingModel::enqueue(NodeId n, Task t, bool background) {
   load_changed(n);
 }
 
+bool LoadSharingModel::cannot_finish(const Task& t, SimTime now) const {
+  // What the scheduler knows: the exact execution time, or only that the deadline has passed.
+  if (cfg_.exec_knowledge == ExecKnowledge::exact) return now + t.exec > t.deadline;
+  return now >= t.deadline;
+}
+
 void LoadSharingModel::start_service(NodeId n) {
-  const Task& t = nodes_[n].queue.start_next(sim_.now());
-  world_.hosts.schedule_after(n, t.exec, kind_complete_, [this, n] { on_completion(n); });
+  NodeRuntime& node = nodes_[n];
+  const SimTime now = sim_.now();
+  if (cfg_.late_tasks == LateTaskPolicy::abort) {
+    // Tasks that can no longer meet their deadline are never started.
+    while (node.queue.idle_with_work() && cannot_finish(node.queue.next(), now)) {
+      const Task t = node.queue.discard_next();
+      ledger_.expired(t);
+      if (t.joined >= world_.warmup_end) {
+        ++node.left;
+        node.sojourn_sum_s += (now - t.joined).seconds();
+      }
+      if (tracing()) trace(n, "task_expired", {{"task", t.id}});
+    }
+    if (!node.queue.idle_with_work()) return;
+  }
+  const Task& t = node.queue.start_next(now);
+  Duration run = t.exec;
+  // Running at its deadline: the service stops there (on_completion books an abort).
+  if (cfg_.late_tasks == LateTaskPolicy::abort && now + run > t.deadline) run = t.deadline - now;
+  world_.hosts.schedule_after(n, run, kind_complete_, [this, n] { on_completion(n); });
 }
 
 void LoadSharingModel::on_completion(NodeId n) {
   NodeRuntime& node = nodes_[n];
   const SimTime now = sim_.now();
+  const SimTime started = node.queue.service_start();
   const Task t = node.queue.finish_service();
-  const bool on_time = ledger_.completed(t, now);
-  node.est->on_completion(t.exec);
+  // Aborted: it could not end by its deadline, or a pause pushed its end past the deadline.
+  const bool aborted = cfg_.late_tasks == LateTaskPolicy::abort &&
+                       (started + t.exec > t.deadline || now > t.deadline);
+  bool on_time = false;
+  if (aborted) {
+    ledger_.aborted(t);
+    // Service time observed without a completion (a censored execution time).
+    node.est->on_abort(std::min(now - started, t.exec));
+  } else {
+    on_time = ledger_.completed(t, now);
+    node.est->on_completion(t.exec);
+  }
   if (t.joined >= world_.warmup_end) {
     ++node.left;
     node.sojourn_sum_s += (now - t.joined).seconds();
   }
-  if (tracing()) trace(n, "task_complete", {{"task", t.id}, {"on_time", on_time}});
+  if (tracing()) {
+    if (aborted)
+      trace(n, "task_aborted", {{"task", t.id}});
+    else
+      trace(n, "task_complete", {{"task", t.id}, {"on_time", on_time}});
+  }
   if (node.queue.idle_with_work()) start_service(n);
   load_changed(n);
 }
 
-std::optional<NodeId> LoadSharingModel::choose_receiver(NodeId n, const Task& t) {
+std::optional<NodeId> LoadSharingModel::choose_receiver(NodeId n, const Task& t,
+                                                        bool* too_late) {
   const std::vector<NodeId>& pref = graph_.preferred(n);
+  const SimTime now = sim_.now();
+  const Duration planned = cfg_.exec_knowledge == ExecKnowledge::exact ? t.exec : mean_exec(n);
   for (size_t k = 0; k < pref.size(); ++k) {
     const NodeId to = pref[k];
     if (to == t.origin || to == t.prev) continue;
     const View& v = views_[pair(n, k)];
     if (!v.known || v.last.region != Region::U) continue;
     if (suspected_now(n, k)) continue;
+    // Only if it could still meet its deadline there: the link's minimum delay, then its
+    // (planned) execution on an idle receiver.
+    if (now + transfer_min_delay_[pair(n, k)] + planned > t.deadline) {
+      *too_late = true;
+      continue;
+    }
     return to;
   }
   return std::nullopt;

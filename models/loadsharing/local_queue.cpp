@@ -59,6 +59,18 @@ void LocalQueue::insert(const Task& t, bool background) {
                   Entry{key, next_seq_++, t, background});
 }
 
+const Task& LocalQueue::next() const {
+  if (!idle_with_work()) queue_misuse("next() while busy or empty");
+  return waiting_.front().task;
+}
+
+Task LocalQueue::discard_next() {
+  if (!idle_with_work()) queue_misuse("discard_next() while busy or empty");
+  Task t = waiting_.front().task;
+  waiting_.erase(waiting_.begin());
+  return t;
+}
+
 const Task& LocalQueue::start_next(SimTime now) {
   if (!idle_with_work()) queue_misuse("start_next() while busy or empty");
   serving_ = waiting_.front().task;

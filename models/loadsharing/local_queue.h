@@ -52,6 +52,10 @@ class LocalQueue {
 
   bool guarantees(const Task& t, SimTime now, Duration mean_exec) const;
   void insert(const Task& t, bool background = false);
+  // The first waiting task (requires idle_with_work()).
+  const Task& next() const;
+  // Removes the first waiting task without starting it (requires idle_with_work()).
+  Task discard_next();
   // Starts the first waiting task at `now` (requires idle_with_work()); returns it.
   const Task& start_next(SimTime now);
   // Ends the service in progress (requires busy()); returns the finished task.

@@ -1,6 +1,7 @@
 #include "models/loadsharing/suspicion_recorder.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/loadsharing/stats.h"
 
@@ -47,7 +48,10 @@ void SuspicionRecorder::node_crashed(SimTime now, NodeId n) {
   for (size_t k = 0; k < b_; ++k) {
     const size_t p = index(n, k);
     accrue(p, n, graph_.preferred(n)[k], now);
-    if (pairs_[p].pending) ++abandoned_;
+    if (pairs_[p].pending) {
+      ++abandoned_;
+      censored_s_.push_back((now - pairs_[p].crash_at).seconds());
+    }
     pairs_[p].pending = false;
     pairs_[p].suspected = false;
   }
@@ -61,7 +65,7 @@ void SuspicionRecorder::node_crashed(SimTime now, NodeId n) {
     if (!up_[obs[k]]) continue;
     Pair& pair = pairs_[index(obs[k], k)];
     if (pair.suspected) {
-      detection_s_.push_back(0.0);
+      ++already_suspected_;
     } else {
       pair.pending = true;
       pair.crash_at = now;
@@ -74,7 +78,11 @@ void SuspicionRecorder::node_recovered(SimTime now, NodeId n) {
   for (size_t k = 0; k < obs.size(); ++k) {
     Pair& pair = pairs_[index(obs[k], k)];
     accrue(index(obs[k], k), obs[k], n, now);
-    if (pair.pending) ++never_detected_;
+    if (pair.pending) {
+      ++never_detected_;
+      ++undetected_before_repair_;
+      censored_s_.push_back((now - pair.crash_at).seconds());
+    }
     pair.pending = false;
   }
   for (size_t k = 0; k < b_; ++k) pairs_[index(n, k)].accrued_to = now;
@@ -86,7 +94,10 @@ void SuspicionRecorder::finish(SimTime horizon) {
     for (size_t k = 0; k < b_; ++k) {
       const size_t p = index(NodeId(j), k);
       accrue(p, NodeId(j), graph_.preferred(NodeId(j))[k], horizon);
-      if (pairs_[p].pending) ++never_detected_;
+      if (pairs_[p].pending) {
+        ++never_detected_;
+        censored_s_.push_back((horizon - pairs_[p].crash_at).seconds());
+      }
       pairs_[p].pending = false;
     }
   }
@@ -104,15 +115,23 @@ nlohmann::json SuspicionRecorder::metrics() const {
   // Undefined (no pair was up in the window): null, left out of sweep means.
   m["live_suspected_ratio"] =
       pair_up_s_ > 0 ? nlohmann::json(live_suspected_s_ / pair_up_s_) : nlohmann::json();
+  // Undefined (no sample; S above 0.5 throughout for the median): null.
+  auto defined = [](double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); };
   m["crashes_count"] = crashes_;
   m["detections_count"] = d.size();
   m["detections_never_count"] = never_detected_;
   m["detections_abandoned_count"] = abandoned_;
-  m["detection_time_mean_s"] = mean_of(d);
-  m["detection_time_p50_s"] = quantile_sorted(d, 0.5);
-  m["detection_time_p90_s"] = quantile_sorted(d, 0.9);
-  m["detection_time_p99_s"] = quantile_sorted(d, 0.99);
-  m["detection_time_max_s"] = d.empty() ? quantile_sorted(d, 1.0) : d.back();
+  m["already_suspected_at_crash_count"] = already_suspected_;
+  m["undetected_before_repair_count"] = undetected_before_repair_;
+  const KaplanMeier km(detection_s_, censored_s_);
+  for (int x : {1, 2, 5, 10, 20, 30})
+    m["detected_within_" + std::to_string(x) + "_s_ratio"] = defined(km.cdf(double(x)));
+  m["detection_time_km_median_s"] = defined(km.median());
+  m["detection_time_mean_s"] = defined(mean_of(d));
+  m["detection_time_p50_s"] = defined(quantile_sorted(d, 0.5));
+  m["detection_time_p90_s"] = defined(quantile_sorted(d, 0.9));
+  m["detection_time_p99_s"] = defined(quantile_sorted(d, 0.99));
+  m["detection_time_max_s"] = d.empty() ? nlohmann::json() : nlohmann::json(d.back());
   return m;
 }
 

@@ -9,10 +9,14 @@
 //   the observer suspects the target; `pair_up_time` is the same without the last condition, so
 //   live_suspected / pair_up_time is 1 - P_A of spec/metrics.md pooled over pairs;
 // - detection time: for a crash of the target (at or after the warm-up) and every observer up
-//   at that instant, the delay from the crash to the observer's first suspicion (0 if it
-//   already suspected the target). If the target recovers first, or the horizon comes, the
-//   crash is never detected by that observer; if the observer itself crashes first, the pair is
-//   dropped from the detection statistics (counted in detections_abandoned).
+//   at that instant that did NOT already suspect the target, the delay from the crash to the
+//   observer's first suspicion. An observer that already suspected the target at the crash is
+//   counted in already_suspected_at_crash and gives no sample (a "detection in 0 s" would
+//   reward arms that suspect a lot). If the target recovers first (undetected_before_repair),
+//   or the horizon comes, the crash is never detected by that observer; if the observer itself
+//   crashes first, the pair is dropped from the plain detection statistics (detections_
+//   abandoned). For the Kaplan-Meier estimate (detected_within_<x>_s, the KM median) the three
+//   are right-censored at the repair, the horizon and the observer's crash respectively.
 // A crashed observer's suspicions vanish with it (no transition is recorded); it starts again
 // trusting everyone (or whatever the model reports at its recovery).
 
@@ -40,6 +44,9 @@ class SuspicionRecorder {
   uint64_t suspicions() const { return suspicions_; }
   const std::vector<double>& detection_times_s() const { return detection_s_; }
   uint64_t never_detected() const { return never_detected_; }
+  uint64_t already_suspected_at_crash() const { return already_suspected_; }
+  uint64_t undetected_before_repair() const { return undetected_before_repair_; }
+  const std::vector<double>& censored_s() const { return censored_s_; }
   uint64_t crashes() const { return crashes_; }
   nlohmann::json metrics() const;
 
@@ -63,6 +70,9 @@ class SuspicionRecorder {
   uint64_t crashes_ = 0;
   uint64_t never_detected_ = 0;
   uint64_t abandoned_ = 0;
+  uint64_t already_suspected_ = 0;
+  uint64_t undetected_before_repair_ = 0;
+  std::vector<double> censored_s_;  // censored detection times (crash to censoring)
   double live_suspected_s_ = 0;
   double pair_up_s_ = 0;
   std::vector<double> detection_s_;

@@ -23,6 +23,7 @@ struct Task {
   SimTime joined;           // when it joined the queue of the node holding it (sojourn metrics)
   uint32_t hops = 0;        // transfers so far
   bool counted = false;     // arrived at or after the end of the warm-up (enters the metrics)
+  bool feasible = true;     // exec <= relative deadline: it could meet its deadline somewhere
 };
 
 }  // namespace fdsim::loadsharing

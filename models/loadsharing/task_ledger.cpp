@@ -13,6 +13,12 @@ void FateCounts::add(const FateCounts& o) {
   missed_after_transfer += o.missed_after_transfer;
   dropped += o.dropped;
   late_unfinished += o.late_unfinished;
+  infeasible += o.infeasible;
+  expired += o.expired;
+  aborted += o.aborted;
+  completed_late += o.completed_late;
+  arrived_feasible += o.arrived_feasible;
+  failed_feasible += o.failed_feasible;
   lost_in_crash += o.lost_in_crash;
   lost_transfer_to_dead += o.lost_transfer_to_dead;
   lost_transfer_unreachable += o.lost_transfer_unreachable;
@@ -22,7 +28,25 @@ void FateCounts::add(const FateCounts& o) {
 TaskLedger::TaskLedger(size_t node_count) : all_(node_count), counted_(node_count) {}
 
 void TaskLedger::arrived(const Task& t) {
-  bump(t, [](FateCounts& c) { ++c.arrived; });
+  bump(t, [&](FateCounts& c) {
+    ++c.arrived;
+    if (t.feasible) ++c.arrived_feasible;
+  });
+}
+
+void TaskLedger::failed(const Task& t) {
+  if (t.feasible) bump(t, [](FateCounts& c) { ++c.failed_feasible; });
+}
+
+void TaskLedger::missed(const Task& t, uint64_t FateCounts::*kind) {
+  bump(t, [&](FateCounts& c) {
+    if (kind) ++(c.*kind);
+    if (t.hops == 0)
+      ++c.missed_local;
+    else
+      ++c.missed_after_transfer;
+  });
+  failed(t);
 }
 
 void TaskLedger::arrived_while_down(NodeId origin, bool counted) {
@@ -32,40 +56,23 @@ void TaskLedger::arrived_while_down(NodeId origin, bool counted) {
 
 bool TaskLedger::completed(const Task& t, SimTime now) {
   const bool on_time = now <= t.deadline;
-  bump(t, [&](FateCounts& c) {
-    if (on_time)
-      ++c.on_time;
-    else if (t.hops == 0)
-      ++c.missed_local;
-    else
-      ++c.missed_after_transfer;
-  });
+  if (on_time)
+    bump(t, [](FateCounts& c) { ++c.on_time; });
+  else
+    missed(t, &FateCounts::completed_late);
   if (t.counted) response_s_.push_back((now - t.arrival).seconds());
   return on_time;
 }
 
-void TaskLedger::dropped(const Task& t) {
-  bump(t, [&](FateCounts& c) {
-    ++c.dropped;
-    if (t.hops == 0)
-      ++c.missed_local;
-    else
-      ++c.missed_after_transfer;
-  });
-}
-
-void TaskLedger::late_unfinished(const Task& t) {
-  bump(t, [&](FateCounts& c) {
-    ++c.late_unfinished;
-    if (t.hops == 0)
-      ++c.missed_local;
-    else
-      ++c.missed_after_transfer;
-  });
-}
+void TaskLedger::dropped(const Task& t) { missed(t, &FateCounts::dropped); }
+void TaskLedger::infeasible(const Task& t) { missed(t, &FateCounts::infeasible); }
+void TaskLedger::expired(const Task& t) { missed(t, &FateCounts::expired); }
+void TaskLedger::aborted(const Task& t) { missed(t, &FateCounts::aborted); }
+void TaskLedger::late_unfinished(const Task& t) { missed(t, &FateCounts::late_unfinished); }
 
 void TaskLedger::lost_in_crash(const Task& t) {
   bump(t, [](FateCounts& c) { ++c.lost_in_crash; });
+  failed(t);
 }
 
 void TaskLedger::lost_in_transfer(const Task& t, bool to_dead) {
@@ -75,6 +82,7 @@ void TaskLedger::lost_in_transfer(const Task& t, bool to_dead) {
     else
       ++c.lost_transfer_unreachable;
   });
+  failed(t);
 }
 
 FateCounts TaskLedger::counted_total() const {

@@ -143,7 +143,7 @@ TEST(HouShinExtraArm, ExtraBroadcastsKeepIdleBuddiesTrusted) {
   EXPECT_EQ(m["suspicions_count"], 0);
   std::vector<SimTime> extras_of_0;
   for (const auto& b : r.trace.of_kind("broadcast"))
-    if (b.node == 0 && b.fields["kind"] == "extra") extras_of_0.push_back(b.t);
+    if (b.node == 0 && b.fields["broadcast_kind"] == "extra") extras_of_0.push_back(b.t);
   // The first extra goes out T_out - send_margin (= T_out, the allowance being 0) after the
   // initial state. It carries lambda_U = 1 / (1 + T0) (prior Gamma(1, 1), no arrival in T0 s),
   // so the exit from {0, 1} (two arrivals before a completion) takes far longer: the second
@@ -168,6 +168,80 @@ TEST(HouShinExtraArm, ExtraBroadcastsStopWithACrashAndDetectionFollows) {
   EXPECT_NEAR(m["detection_time_mean_s"].get<double>(),
               (at_s(0.001) + initial_t_out(0.05) + Duration::ns(1) - at_s(1.0)).seconds(), 1e-9);
   EXPECT_EQ(m["false_suspicions_count"], 0);
+}
+
+// The textbook heartbeat: every node broadcasts every second; an observer suspects after 2.5 s
+// without any message. Idle nodes are then never suspected, and a crash at 5.5 s (last
+// heartbeat at 5 s, received at 5.001 s) is detected at 7.501 s + 1 ns by both observers.
+TEST(FixedPeriodicArm, HeartbeatsKeepIdleBuddiesTrusted_AndACrashIsDetectedAfterTheTimeout) {
+  IdleRun r({{"name", "fp"}, {"diagnosis", "fixed_periodic"}, {"period_ms", 1000},
+             {"timeout_ms", 2500}},
+            20.0);
+  r.crash_at(5.5, 0);
+  r.recover_at(10.5, 0);
+  const json m = r.h->run();
+  const auto suspects = r.trace.of_kind("suspect");
+  ASSERT_EQ(suspects.size(), 2u);
+  for (const auto& s : suspects) {
+    EXPECT_EQ(s.t, at_s(7.501) + Duration::ns(1));
+    EXPECT_EQ(s.fields["target"], 0);
+    EXPECT_DOUBLE_EQ(s.fields["limit_s"].get<double>(), 2.5);  // the limit that fired
+  }
+  EXPECT_EQ(m["false_suspicions_count"], 0);
+  EXPECT_EQ(m["detections_count"], 2);
+  EXPECT_NEAR(m["detection_time_mean_s"].get<double>(), 2.001000001, 1e-12);
+  // Node 0 beats at 1..5 s, then from its recovery at 10.5 s: 11.5 .. 19.5 s; nodes 1 and 2 at
+  // 1..19 s or 20 s (the horizon).
+  uint64_t of_0 = 0;
+  for (const auto& b : r.trace.of_kind("broadcast"))
+    if (b.node == 0 && b.fields["broadcast_kind"] == "periodic") ++of_0;
+  EXPECT_EQ(of_0, 5u + 9u);
+  EXPECT_GE(m["broadcasts_periodic_count"].get<uint64_t>(), of_0 + 2 * 19);
+  EXPECT_EQ(m["broadcasts_recovery_count"], 1);
+}
+
+// oracle_extra: the oracle's diagnosis with hou_shin_extra's broadcasts (the same extra
+// broadcasts at the same instants, so the same load information).
+TEST(OracleExtraArm, SuspectsTheTruthAndSendsTheExtraBroadcastsOfHouShinExtra) {
+  IdleRun ox({{"name", "ox"}, {"diagnosis", "oracle_extra"}, {"alpha", 0.05}}, 1000.0);
+  IdleRun hx({{"name", "hx"}, {"diagnosis", "hou_shin_extra"}, {"alpha", 0.05}}, 1000.0);
+  ox.crash_at(500.0, 2);
+  hx.crash_at(500.0, 2);
+  const json mo = ox.h->run(), mh = hx.h->run();
+  auto extras = [](const IdleRun& r) {
+    std::vector<std::pair<SimTime, NodeId>> out;
+    for (const auto& b : r.trace.of_kind("broadcast"))
+      if (b.fields["broadcast_kind"] == "extra") out.push_back({b.t, b.node});
+    return out;
+  };
+  EXPECT_FALSE(extras(ox).empty());
+  EXPECT_EQ(extras(ox), extras(hx));
+  EXPECT_EQ(mo["broadcasts_extra_count"], mh["broadcasts_extra_count"]);
+  EXPECT_EQ(mo["detections_count"], 2);
+  EXPECT_EQ(mo["detection_time_max_s"], 0.0);
+  EXPECT_EQ(mo["false_suspicions_count"], 0);
+  EXPECT_EQ(mh["false_suspicions_count"], 0);
+}
+
+// Broadcast trace records carry the region, queue length, the piggy-backed estimates and the
+// T_out they imply; for the initial extra broadcast that is T_out of the prior estimates.
+TEST(HouShinExtraArm, BroadcastTraceRecordsCarryTheStateEstimatesAndTout) {
+  IdleRun r({{"name", "hx"}, {"diagnosis", "hou_shin_extra"}, {"alpha", 0.05}}, 200.0);
+  r.h->run();
+  const auto b = r.trace.of_kind("broadcast");
+  ASSERT_FALSE(b.empty());
+  const json& f = b.front().fields;
+  EXPECT_EQ(f["broadcast_kind"], "extra");
+  EXPECT_EQ(f["region"], "U");
+  EXPECT_EQ(f["queue_length"], 0);
+  EXPECT_DOUBLE_EQ(f["mu_per_s"].get<double>(), 1.0);
+  ASSERT_EQ(f["region_input_per_s"].size(), 3u);
+  const double lambda_u = f["region_input_per_s"][0].get<double>();
+  timeout::TimeoutTable table;
+  EXPECT_DOUBLE_EQ(f["t_out_s"].get<double>(),
+                   table.t_out(timeout::region_chain(0, 1, lambda_u, 1.0), 0, 0.05,
+                               Duration::zero())
+                       .seconds());
 }
 
 }  // namespace

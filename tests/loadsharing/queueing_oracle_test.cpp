@@ -49,8 +49,12 @@ std::vector<double> single_node_responses(const std::string& scheduling, const j
   const json w = {{"arrival_rate_per_s", 0.8},
                   {"execution", {{"distribution", "exponential"}, {"rate_per_s", 1.0}}},
                   {"deadline", deadline}};
-  const json ls = {
-      {"scheduling", scheduling}, {"execution_time_knowledge", "mean"}, {"transfers", false}};
+  // late_tasks = finish: every task is served to completion (a work-conserving M/M/1 server);
+  // under the default abort, tasks past their deadline would leave unserved.
+  const json ls = {{"scheduling", scheduling},
+                   {"execution_time_knowledge", "mean"},
+                   {"transfers", false},
+                   {"late_tasks", "finish"}};
   const LoadSharingConfig cfg = testing::parse_ok(w, ls, 1);
   testing::Harness h(cfg, 0, 2024, 406000.0, 2000.0);
   const json m = h.run();

@@ -192,8 +192,9 @@ TEST(Loader, LoadSharingUnknownDiagnosis) {
   json d = sharing();
   d["load_sharing"]["arms"] = json::parse(R"([{"name": "x", "diagnosis": "psychic"}])");
   EXPECT_EQ(problems(d), Lines{"x.json: $.load_sharing.arms[0].diagnosis: expected one of "
-                               "\"none\", \"fixed\", \"oracle\", \"geode_ring\", \"hou_shin\", "
-                               "\"hou_shin_extra\", got the string \"psychic\""});
+                               "\"none\", \"fixed\", \"fixed_periodic\", \"oracle\", \"oracle_extra\", "
+                               "\"geode_ring\", \"hou_shin\", \"hou_shin_extra\", got the string "
+                               "\"psychic\""});
 }
 
 TEST(Loader, WorkloadNegativeRateAndBadExecutionLaw) {

@@ -1,0 +1,123 @@
+#include "models/timeout/silence_chain.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+#include "models/timeout/spectral_exit.h"
+#include "models/timeout/uniformization.h"
+
+namespace fdsim::timeout {
+
+namespace {
+
+[[noreturn]] void fail(const SilenceChain& c, const char* what) {
+  std::fprintf(stderr,
+               "fdsim: internal error: silence chain th_u=%lld th_f=%lld lambda=(%.17g, %.17g, "
+               "%.17g) mu=%.17g loss=%.17g: %s\n",
+               (long long)c.th_u, (long long)c.th_f, c.lambda[0], c.lambda[1], c.lambda[2], c.mu,
+               c.loss, what);
+  std::abort();
+}
+
+// The diagonals of Q~ (see the header).
+void diagonals(const SilenceChain& c, Eigen::VectorXd* d, Eigen::VectorXd* up,
+               Eigen::VectorXd* lo) {
+  const Eigen::Index n = static_cast<Eigen::Index>(c.top() + 1);
+  *d = Eigen::VectorXd::Zero(n);
+  *up = Eigen::VectorXd::Zero(n - 1);
+  *lo = Eigen::VectorXd::Zero(n - 1);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const int64_t s = i;
+    const double birth = s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))];
+    const double death = s >= 1 ? c.mu : 0.0;
+    (*d)(i) = -(birth + death);
+    if (i + 1 < n) {
+      const double keep = c.region_of(s) == c.region_of(s + 1) ? 1.0 : c.loss;
+      (*up)(i) = birth * keep;
+      (*lo)(i) = c.mu * keep;  // death from s + 1 to s
+    }
+  }
+}
+
+Eigen::MatrixXd dense(const Eigen::VectorXd& d, const Eigen::VectorXd& up,
+                      const Eigen::VectorXd& lo) {
+  Eigen::MatrixXd q = d.asDiagonal();
+  for (Eigen::Index i = 0; i + 1 < d.size(); ++i) {
+    q(i, i + 1) = up(i);
+    q(i + 1, i) = lo(i);
+  }
+  return q;
+}
+
+// The slow, always accurate path (uniformization.h): survival, and the quantile by doubling
+// then bisection to 1e-12 relative (upper end of the bracket).
+double uniformized_survival(UniformizedExp& u, int64_t s0, double t) {
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(u.states()));
+  return u.apply(ones, t)(static_cast<Eigen::Index>(s0));
+}
+
+double uniformized_quantile(UniformizedExp& u, int64_t s0, double alpha) {
+  double a = 0, b = u.step();
+  while (uniformized_survival(u, s0, b) > alpha) {
+    a = b;
+    b *= 2;
+    if (b * u.uniformization_rate() > 1e18) return std::numeric_limits<double>::infinity();
+  }
+  while (b - a > 1e-12 * b) {
+    const double m = 0.5 * (a + b);
+    if (uniformized_survival(u, s0, m) > alpha)
+      a = m;
+    else
+      b = m;
+  }
+  return b;
+}
+
+}  // namespace
+
+void validate(const SilenceChain& c) {
+  if (c.th_u < 0 || c.th_f <= c.th_u) fail(c, "need 0 <= th_u < th_f");
+  for (double l : c.lambda)
+    if (!(l >= 0) || !std::isfinite(l)) fail(c, "rates must be finite and >= 0");
+  if (!(c.mu >= 0) || !std::isfinite(c.mu)) fail(c, "rates must be finite and >= 0");
+  if (!(c.loss >= 0 && c.loss < 1)) fail(c, "loss must be in [0, 1)");
+}
+
+ExitChain region_chain_of(const SilenceChain& c, int64_t s0) {
+  validate(c);
+  if (s0 < 0 || s0 > c.top()) fail(c, "s0 outside the chain");
+  switch (c.region_of(s0)) {
+    case 0:
+      return region_chain(0, c.th_u, c.lambda[0], c.mu);
+    case 1:
+      return region_chain(c.th_u + 1, c.th_f, c.lambda[1], c.mu);
+    default:
+      return top_region_chain(c.th_f, c.lambda[2], c.mu);
+  }
+}
+
+double silence_survival(const SilenceChain& c, int64_t s0, double t_s) {
+  const ExitChain r = region_chain_of(c, s0);
+  if (c.loss == 0) return survival(r, s0, t_s);
+  Eigen::VectorXd d, up, lo;
+  diagonals(c, &d, &up, &lo);
+  const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0));
+  if (e.accurate()) return e.survival(t_s);
+  UniformizedExp u(dense(d, up, lo));
+  return uniformized_survival(u, s0, t_s);
+}
+
+double silence_quantile(const SilenceChain& c, int64_t s0, double alpha) {
+  const ExitChain r = region_chain_of(c, s0);
+  if (c.loss == 0) return spectral_quantile(r, s0, alpha);
+  Eigen::VectorXd d, up, lo;
+  diagonals(c, &d, &up, &lo);
+  const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0));
+  if (e.accurate()) return e.quantile(alpha);
+  UniformizedExp u(dense(d, up, lo));
+  return uniformized_quantile(u, s0, alpha);
+}
+
+}  // namespace fdsim::timeout
