@@ -10,11 +10,14 @@ cd "$(dirname "$0")"
 mode=${1:-run}
 jobs=${JOBS:-$(nproc)}
 
-packages=(cmake g++ ninja-build git libeigen3-dev libboost-random-dev nlohmann-json3-dev
+# ccache makes every rebuild after the first one fast (CMakeLists.txt uses it when present).
+packages=(cmake g++ ninja-build git ccache libeigen3-dev libboost-random-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev python3 python3-matplotlib python3-numpy)
 
-# The test suite also starts a private single-node Slurm (tests/sweep/slurm_test.sh).
-test_packages=(slurm-wlm munge)
+# The test suite also starts a private single-node Slurm (tests/sweep/slurm_test.sh) and runs
+# real hashicorp/memberlist nodes against the SWIM model (validation/memberlist/, Go offline in
+# GOPATH mode with Debian's copy of the library).
+test_packages=(slurm-wlm munge golang-go golang-github-hashicorp-memberlist-dev)
 
 install_missing() {  # install_missing PACKAGE...
   [ "${FDSIM_SKIP_INSTALL:-0}" = 1 ] && return 0

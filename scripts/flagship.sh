@@ -5,7 +5,8 @@
 #
 # Runs the sweep from scratch with $FDSIM_BUILD/fdsim (default build/fdsim) in a work directory
 # ($FDSIM_WORK/flagship, default out/flagship: the run files, resumable), then writes into
-# results/flagship/:
+# $FDSIM_RESULTS (default out/flagship-results, outside the tracked tree, so the main job
+# leaves the checkout unmodified; scripts/regenerate_results.sh sets it to results/flagship):
 #   aggregate.csv, sweep.json     the sweep's aggregate and plan (the plan's git revision is
 #                                 the only field that depends on the checkout)
 #   summary.md                    the summary table, also printed to stdout
@@ -22,7 +23,7 @@ build=${FDSIM_BUILD:-build}
 fdsim=$build/fdsim
 jobs=${JOBS:-$(nproc)}
 work=${FDSIM_WORK:-out}/flagship
-res=results/flagship
+res=${FDSIM_RESULTS:-${FDSIM_WORK:-out}/flagship-results}
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 

@@ -3,7 +3,8 @@
 # committed results/ is exactly what this command produces (deterministic: fdsim results depend
 # only on the scenario, the seed and the code; the Python tables and figures only on them).
 #
-#   scripts/regenerate_results.sh                 every study (flagship, paper, detectors, geode)
+#   scripts/regenerate_results.sh                 every study (flagship, paper, detectors, geode,
+#                                                 swim, memberlist: about 35 min of wall time)
 #   scripts/regenerate_results.sh paper geode     only these studies
 #   scripts/regenerate_results.sh --post-only     remake figures and tables from the sweeps
 #                                                 already in the work directory (no simulation)
@@ -422,9 +423,9 @@ PY
 # ---------------------------------------------------------------------------------------------
 study_flagship() {
   if [ "$post_only" = 1 ]; then
-    FDSIM_KEEP_WORK=1 FDSIM_WORK=$work JOBS=$jobs FDSIM_BUILD=$build ./scripts/flagship.sh >/dev/null
+    FDSIM_RESULTS=results/flagship FDSIM_KEEP_WORK=1 FDSIM_WORK=$work JOBS=$jobs FDSIM_BUILD=$build ./scripts/flagship.sh >/dev/null
   else
-    FDSIM_WORK=$work JOBS=$jobs FDSIM_BUILD=$build ./scripts/flagship.sh >/dev/null
+    FDSIM_RESULTS=results/flagship FDSIM_WORK=$work JOBS=$jobs FDSIM_BUILD=$build ./scripts/flagship.sh >/dev/null
   fi
 }
 
@@ -476,6 +477,17 @@ study_geode() {
   post geode-removal $rm "$work/geode-removal/runs"
 }
 
+# SWIM: Lifeguard on/off and the Geode ring under pauses and loss (about 45 s of CPU).
+study_swim() {
+  "$py" results/swim/study.py --fdsim "$fdsim" --work "$work/swim"
+}
+
+# SWIM against the real hashicorp/memberlist library (about 35 min of wall time: the library
+# runs in real time). Reuses results/validation/memberlist/raw/*.jsonl unless they are deleted.
+study_memberlist() {
+  "$py" validation/memberlist/compare.py --fdsim "$fdsim" --work "$work/memberlist"
+}
+
 check_tmp=""
 check_small() {
   check_tmp=$(mktemp -d)
@@ -515,12 +527,12 @@ for a in "$@"; do
   case "$a" in
     --check-small) check_small; exit 0 ;;
     --post-only) post_only=1 ;;
-    flagship|paper|detectors|geode) studies+=("$a") ;;
+    flagship|paper|detectors|geode|swim|memberlist) studies+=("$a") ;;
     -h|--help) sed -n 2,26p "$0"; exit 0 ;;
-    *) die "unknown argument '$a' (studies: flagship paper detectors geode; options --post-only, --check-small)" ;;
+    *) die "unknown argument '$a' (studies: flagship paper detectors geode swim memberlist; options --post-only, --check-small)" ;;
   esac
 done
-[ ${#studies[@]} -gt 0 ] || studies=(flagship paper detectors geode)
+[ ${#studies[@]} -gt 0 ] || studies=(flagship paper detectors geode swim memberlist)
 
 t_all=$SECONDS
 for s in "${studies[@]}"; do
