@@ -94,12 +94,29 @@ for name in ring-1k ring-100k ring-100k-exp-loss; do
        "$(printf %.0f "$bpn") bytes/node (event queue $(printf %.0f "$(field queue_bytes_per_node "$f")"))," \
        "$(field rng_streams "$f") rng streams, fingerprint $(field fingerprint "$f")"
   case $name in
-    ring-1k) target "ring-1k speed" "$ratio" ">=" 0.8 "x floor" "$input" ;;
+    ring-1k) target "ring-1k speed" "$ratio" ">=" 0.8 "x floor" "$input"; fdsim_eps_1k=$eps ;;
     ring-100k) target "ring-100k speed" "$ratio" ">=" 1.0 "x floor" "$input" ;;
     ring-100k-exp-loss) target "ring-100k-exp-loss memory" "$(printf %.0f "$bpn")" "<=" 512 "bytes/node" "$input" ;;
   esac
 done
-echo "SimGrid: not compared by this script (no SimGrid port of the workload in this repository)"
+# SimGrid 3.32 (Debian libsimgrid-dev) on ring-1k: the same workload (bench/simgrid/), when
+# the library is installed.
+if [ -f /usr/include/simgrid/s4u.hpp ]; then
+  g++ -O2 -std=c++17 bench/simgrid/simgrid_ring.cpp -o "$tmp/simgrid_ring" -lsimgrid
+  bench/simgrid/platform.sh 1000 >"$tmp/platform-1k.xml"
+  sg_outs=()
+  for _ in $(seq "$runs"); do
+    sg_outs+=("$("$tmp/simgrid_ring" "$tmp/platform-1k.xml" 1000 600 --log=root.thres:critical \
+                 --cfg=contexts/stack-size:16 --cfg=contexts/guard-size:0 2>/dev/null)")
+  done
+  sg_eps=$(best_of events_per_wall_s "${sg_outs[@]}")
+  sg_ratio=$(awk "BEGIN{printf \"%.1f\", ${fdsim_eps_1k} / $sg_eps}")
+  echo "SimGrid ring-1k: $(field events "${sg_outs[0]}") events, $(printf %.3g "$sg_eps") events/wall s;" \
+       "fdsim / SimGrid = $sg_ratio"
+  target "ring-1k vs SimGrid" "$sg_ratio" ">=" 40 "x SimGrid" "bench/inputs/ring-1k.json"
+else
+  echo "SimGrid: not compared (apt-get install libsimgrid-dev to add the SimGrid column)"
+fi
 
 echo "--- targets"
 for r in "${results[@]}"; do echo "${r%%|*}"; done

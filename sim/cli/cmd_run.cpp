@@ -2,7 +2,12 @@
 // any has a problem), then run every replication of every scenario and write one result file
 // per (scenario, seed, replication).
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -118,6 +123,21 @@ int run_command(const RunArgs& args) {
     std::cerr << args.out_dir << ": cannot create the output directory"
               << (ec ? " (" + ec.message() + ")" : std::string()) << "\n";
     return kExitBadInput;
+  }
+  // An output directory that cannot be written is bad input found before any simulation (exit
+  // 2, as `fdsim sweep` says of it), not a write error after the first replication.
+  {
+    const std::string probe =
+        (std::filesystem::path(args.out_dir) / (".fdsim-write-probe." + std::to_string(::getpid())))
+            .string();
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      std::cerr << args.out_dir << ": cannot write into the output directory ("
+                << std::strerror(errno) << ")\n";
+      return kExitBadInput;
+    }
+    ::close(fd);
+    ::unlink(probe.c_str());
   }
 
   // 2. Run.

@@ -1,5 +1,7 @@
 #include "sim/scenario/json_document.h"
 
+#include "sim/scenario/reader.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -177,7 +179,9 @@ bool blank(const std::string& text) {
 
 }  // namespace
 
-JsonDocument parse_json_text(const std::string& text, const std::string& source) {
+JsonDocument parse_json_text(const std::string& text, const std::string& source_name) {
+  // The source (a path) may hold any byte; every message stays one line.
+  const std::string source = one_line(source_name);
   JsonDocument out;
   if (blank(text)) {
     out.errors.push_back(source + ": the file is empty (expected a JSON object)");
@@ -193,7 +197,7 @@ JsonDocument parse_json_text(const std::string& text, const std::string& source)
     builder.error_message = e.what();
   }
   if (!builder.limit_message.empty()) {
-    out.errors.push_back(source + ": " + builder.limit_message);
+    out.errors.push_back(source + ": " + one_line(builder.limit_message));
     return out;
   }
   if (!parsed || builder.failed) {
@@ -201,28 +205,29 @@ JsonDocument parse_json_text(const std::string& text, const std::string& source)
                          format_error(builder.error_message, builder.error_position, text));
     return out;
   }
-  for (const auto& d : builder.duplicates) out.errors.push_back(source + ": " + d);
+  for (const auto& d : builder.duplicates) out.errors.push_back(source + ": " + one_line(d));
   if (out.errors.empty()) out.doc = std::move(builder.root);
   return out;
 }
 
 JsonDocument read_json_file(const std::string& path) {
   JsonDocument out;
+  const std::string shown = one_line(path);  // a file name may hold a newline
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
-    out.errors.push_back(path + ": cannot read the file (" + std::strerror(errno) + ")");
+    out.errors.push_back(shown + ": cannot read the file (" + std::strerror(errno) + ")");
     return out;
   }
   if (S_ISDIR(st.st_mode)) {
-    out.errors.push_back(path + ": is a directory, not a file");
+    out.errors.push_back(shown + ": is a directory, not a file");
     return out;
   }
   if (!S_ISREG(st.st_mode)) {
-    out.errors.push_back(path + ": is not a regular file (a FIFO, device or socket is not read)");
+    out.errors.push_back(shown + ": is not a regular file (a FIFO, device or socket is not read)");
     return out;
   }
   if (static_cast<std::uintmax_t>(st.st_size) > kMaxJsonFileBytes) {
-    out.errors.push_back(path + ": larger than the limit of " + std::to_string(kMaxJsonFileBytes) +
+    out.errors.push_back(shown + ": larger than the limit of " + std::to_string(kMaxJsonFileBytes) +
                          " bytes for a JSON file");
     return out;
   }
@@ -230,7 +235,7 @@ JsonDocument read_json_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;
-    out.errors.push_back(path + ": cannot read the file (" +
+    out.errors.push_back(shown + ": cannot read the file (" +
                          (err != 0 ? std::strerror(err) : "open failed") + ")");
     return out;
   }
@@ -242,13 +247,13 @@ JsonDocument read_json_file(const std::string& path) {
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
     text.append(chunk, static_cast<std::size_t>(in.gcount()));
     if (text.size() > kMaxJsonFileBytes) {
-      out.errors.push_back(path + ": larger than the limit of " +
+      out.errors.push_back(shown + ": larger than the limit of " +
                            std::to_string(kMaxJsonFileBytes) + " bytes for a JSON file");
       return out;
     }
   }
   if (in.bad()) {
-    out.errors.push_back(path + ": cannot read the file (read error)");
+    out.errors.push_back(shown + ": cannot read the file (read error)");
     return out;
   }
   return parse_json_text(text, path);

@@ -27,10 +27,14 @@ namespace fdsim::scenario {
 
 using nlohmann::json;
 
+// `text` with control characters escaped ("\n", "\t", "\x01"): a key or a path that holds a
+// newline must not split one problem over two lines of output.
+std::string one_line(std::string_view text);
+
 struct Problem {
   std::string path;     // "$.faults[2].at_ms"
   std::string message;  // "expected an integer >= 0, got -5"
-  std::string str() const { return path + ": " + message; }
+  std::string str() const { return one_line(path + ": " + message); }
 };
 
 // Collects problems for one file, and optionally the set of field paths the loader reads

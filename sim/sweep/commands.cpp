@@ -31,8 +31,10 @@ std::optional<SweepPlan> load_plan(const std::string& path, const RunApi& api,
 
 bool write_manifest(const SweepPlan& plan, const fs::path& out_dir,
                     const std::optional<std::string>& reference_arm, std::string* error) {
-  return write_file_atomically(out_dir / "sweep.json",
-                               plan_manifest(plan, reference_arm).dump(1) + "\n", error);
+  // Bytes that are not UTF-8 (a sweep file name may hold any) are replaced, not thrown on.
+  const std::string text =
+      plan_manifest(plan, reference_arm).dump(1, ' ', false, json::error_handler_t::replace);
+  return write_file_atomically(out_dir / "sweep.json", text + "\n", error);
 }
 
 bool same_plan(const SweepPlan& a, const SweepPlan& b) {

@@ -73,7 +73,9 @@ bool RunStore::write_result(const std::string& id, const json& result, const jso
 }
 
 bool RunStore::write_error(const std::string& id, const json& doc, std::string* error) const {
-  return write_file_atomically(error_path(id), doc.dump(2) + "\n", error);
+  // Replace, not throw on, bytes that are not UTF-8 (a sweep file name may hold any byte).
+  return write_file_atomically(
+      error_path(id), doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n", error);
 }
 
 void RunStore::remove_error(const std::string& id) const {

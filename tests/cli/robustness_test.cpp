@@ -218,6 +218,9 @@ TEST_F(Robustness, ASweepSurvivesWorkerThreadsThatCannotBeCreated) {
   // -j 600 under a memory cap: thread creation fails (each thread reserves an 8 MiB stack);
   // it used to end in "terminate called without an active exception" (SIGABRT). One malloc
   // arena, so that the cap hits thread stacks and not the per-thread arenas of glibc.
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v run";
+#endif
   json base = small();
   base["horizon_s"] = 2;
   base["warmup_s"] = 0.5;
@@ -294,6 +297,42 @@ TEST_F(Robustness, MergeRefusesARunFileCopiedUnderAnotherIdOrFromAnotherRevision
   r = fdsim("merge b --out m2");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("not merged: "), std::string::npos) << r.err;
+}
+
+TEST_F(Robustness, AKeyWithANewlineIsReportedOnOneLine) {
+  write("k.json", R"({"name": "x", "seed": 1, "a\nb": 1})");
+  const Result r = fdsim("validate k.json");
+  EXPECT_EQ(r.code, 2) << r.err;
+  bool found = false;
+  for (const auto& l : r.err_lines()) {
+    EXPECT_EQ(l.rfind("k.json: ", 0), 0u) << "a line that does not name the file: " << l;
+    if (l.find("$.a\\nb") != std::string::npos) found = true;
+  }
+  EXPECT_TRUE(found) << r.err;
+}
+
+TEST_F(Robustness, AnUnwritableOutputDirectoryIsBadInputForRunAndSweep) {
+  // /proc/self/fdinfo is a directory nobody, not even root, can create files in.
+  write("s.json", small().dump());
+  Result r = fdsim("run s.json --quiet --out /proc/self/fdinfo");
+  EXPECT_EQ(r.code, 2) << r.err;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_EQ(r.err_lines()[0].rfind("/proc/self/fdinfo: cannot write into the output directory", 0), 0u)
+      << r.err;
+  write("w.json", json{{"base", "s.json"}, {"axes", {{{"path", "$.seed"}, {"values", {1}}}}}}.dump());
+  r = fdsim("sweep w.json --quiet --out /proc/self/fdinfo");
+  EXPECT_EQ(r.code, 2) << r.err;
+}
+
+TEST_F(Robustness, ASweepFileNameThatIsNotUtf8Works) {
+  // It used to exit 1 (the manifest's JSON dump threw on the name) and leave OUT/.lock.
+  json base = small();
+  base["horizon_s"] = 3;
+  write("base.json", base.dump());
+  write("s\xff.json", json{{"base", "base.json"}, {"axes", {{{"path", "$.seed"}, {"values", {1}}}}}}.dump());
+  const Result r = fdsim("sweep \"$(printf 's\\377.json')\" --quiet --out o");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(exists("o/aggregate.csv"));
 }
 
 }  // namespace
