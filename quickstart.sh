@@ -51,6 +51,8 @@ case "$mode" in
     build build
     (cd build && ctest --output-on-failure -j "$jobs" --timeout 900)
     /usr/bin/python3 -m unittest discover -s analysis/tests -t . -q
+    # Hostile input through the real binary: mutated scenarios, memory cap, timeout.
+    /usr/bin/python3 tests/fuzz/cli_mutation_fuzz.py build/fdsim --cases 1500 --seed 1
     # The committed results/flagship aggregate must be what the shipped sweep produces.
     FDSIM_BUILD=build JOBS="$jobs" ./scripts/regenerate_results.sh --check-small
     if [ "${FDSIM_ASAN:-1}" = 1 ]; then

@@ -32,7 +32,7 @@ std::string describe(const json& v) {
   if (v.is_string()) {
     std::string s = v.get<std::string>();
     if (s.size() > 40) s = s.substr(0, 37) + "...";
-    return "the string \"" + s + "\"";
+    return "the string \"" + one_line(s) + "\"";  // one line, whatever the string holds
   }
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_null()) return "null";

@@ -311,6 +311,16 @@ TEST_F(Robustness, AKeyWithANewlineIsReportedOnOneLine) {
   EXPECT_TRUE(found) << r.err;
 }
 
+TEST_F(Robustness, AStringValueWithANewlineIsQuotedOnOneLine) {
+  // Found by tests/fuzz/cli_mutation_fuzz.py (seed 2): "got the string" split the line.
+  write("s.json", "\"\\n\"");
+  const Result r = fdsim("validate s.json");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err_lines(), std::vector<std::string>{
+                               "s.json: $: expected a JSON object (a scenario), got the string "
+                               "\"\\n\""});
+}
+
 TEST_F(Robustness, AnUnwritableOutputDirectoryIsBadInputForRunAndSweep) {
   // /proc/self/fdinfo is a directory nobody, not even root, can create files in.
   write("s.json", small().dump());

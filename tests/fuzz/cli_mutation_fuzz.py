@@ -120,9 +120,12 @@ def make_mutant(source, data, rng):
     except Exception:
         doc = None
     if doc is not None and rng.random() < 0.8:
-        for _ in range(rng.randint(1, 3)):
-            doc = mutate_json(doc, rng)
-        return json.dumps(doc).encode()
+        try:
+            for _ in range(rng.randint(1, 3)):
+                doc = mutate_json(doc, rng)
+            return json.dumps(doc).encode()
+        except RecursionError:  # a mutant nested deeper than Python copies: mutate bytes
+            pass
     return mutate_bytes(data, rng)
 
 
@@ -178,6 +181,7 @@ def main():
     ap.add_argument("--mem-mb", type=int, default=4096)
     ap.add_argument("--keep", default=os.path.join(REPO, "tests", "fuzz", "found"))
     a = ap.parse_args()
+    sys.setrecursionlimit(10000)
     fdsim = os.path.abspath(a.fdsim)
     rng = random.Random(a.seed)
     corpus = seeds()
