@@ -19,7 +19,7 @@ name from the briefs/spec, still to be confirmed against the model output (EXPEC
 
 # --- Scalar metrics: role -> metric path -------------------------------------------------
 METRICS = {
-    # Load sharing (spec/hou-shin.md I; models/loadsharing/loadsharing_metrics.cpp).
+    # Load sharing (docs/metrics.md section 3; models/loadsharing/loadsharing_metrics.cpp).
     "dynamic_failure_probability": "dynamic_failure_ratio",               # VERIFIED
     "response_time_mean": "response_time_mean_s",                         # VERIFIED
     # Pairwise heartbeat study QoS (models/metrics/qos_summary.h).
@@ -29,7 +29,7 @@ METRICS = {
     "mistake_recurrence_time_mean": "mistake_recurrence_time_mean_s",     # VERIFIED
     "mistake_duration_mean": "mistake_duration_mean_s",                   # VERIFIED
     "query_accuracy": "query_accuracy_ratio",                             # VERIFIED
-    # Geode ring (spec/metrics.md 2; models/geode/geode_metrics.cpp). The detection times are
+    # Geode ring (docs/metrics.md section 2; models/geode/geode_metrics.cpp). The detection times are
     # summaries {mean, min, p50, max, count} over the run's measured crashes.
     "geode_first_suspicion_time_mean": "detection_first_suspicion_s.mean",  # VERIFIED
     "geode_removal_time_mean": "detection_removal_s.mean",                # VERIFIED

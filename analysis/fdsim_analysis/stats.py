@@ -1,4 +1,4 @@
-"""Statistics across replications (spec/metrics.md section 5), for when the analysis aggregates
+"""Statistics across replications (the Student-t interval of docs/sweeps.md), for when the analysis aggregates
 run results itself (the sweep's aggregate.csv already carries them).
 
 Contract:

@@ -13,6 +13,7 @@
 #include "models/swim/swim_model.h"
 #include "sim/engine/simulator.h"
 #include "sim/engine/trace.h"
+#include "tests/support/recording_sink.h"
 #include "sim/net/hosts.h"
 #include "sim/net/network.h"
 
@@ -20,17 +21,7 @@ namespace fdsim::swim::test {
 
 using nlohmann::json;
 
-class RecordingSink : public TraceSink {
- public:
-  void record(SimTime t, NodeId node, std::string_view kind, const json& fields) override {
-    json r = fields;
-    r["t_ns"] = t.count_ns();
-    r["node"] = node;
-    r["kind"] = std::string(kind);
-    records.push_back(std::move(r));
-  }
-  std::vector<json> records;
-};
+using fdsim::test::RecordingSink;
 
 inline SimTime at_s(double s) { return SimTime::from_seconds(s); }
 
