@@ -16,6 +16,7 @@ from .figures import (figure_cdf, figure_geode_gc, figure_loadsharing, figure_qo
                       parse_where)
 from .loading import load_runs, load_sweep
 from .plotting import SIZES_IN, save_figure
+from .study_cli import add_study_parser, run_study
 from .tables import metric_table, summary_markdown, to_csv, to_markdown
 
 EPILOG = """\
@@ -166,6 +167,8 @@ def build_parser():
                    help="sweep axis whose values also split the curves; repeatable "
                         "(default: " + names.GEODE_PROFILE + " when it varies)")
     _add_figure_output(p, "geode_gc_false_removals")
+
+    add_study_parser(sub)
     return parser
 
 
@@ -288,6 +291,8 @@ def run(argv, out=None, err=None):
                              arms=args.arms, size=args.size, title=args.title, notes=notes,
                              source=source)
         _save(fig, args, out)
+    elif args.command == "study":
+        run_study(args, out)
     _print_notes(notes, err)
     return 0
 
