@@ -268,11 +268,13 @@ def headline_markdown(study, label=None):
     for h in headline_rows(study):
         p, best = h["point"], h["best"]
         hs = "; ".join(f"{a.alpha:g}: {_est(a)} ({_share(a)})" for a in h["hou_shin"])
+        per = h["periodic"]
+        periodic = (f"{_est(per)} ({_share(per)}, {_msgs(per, h['none'])})" if per is not None
+                    else "")
         lines.append(
             f"| {p.index}: {label(p)} | {_est(h['none'])} | "
             f"{best.timeout_s:g} s: {_est(best)} | {_share(best)} | {hs} | {_est(h['extra'])} | "
-            f"{_share(h['extra'])} | {_msgs(h['extra'], h['none'])} | {_est(h['periodic'])} "
-            f"({_share(h['periodic'])}, {_msgs(h['periodic'], h['none'])}) | "
+            f"{_share(h['extra'])} | {_msgs(h['extra'], h['none'])} | {periodic} | "
             f"{_est(h['oracle_extra'])} | {_est(h['oracle'])} |")
     return "\n".join(lines) + "\n"
 
