@@ -7,9 +7,11 @@ Contract:
   percentage points, paired over replications (common random numbers), with 95% intervals:
   the fixed arms as a curve with error bars (the best one in hindsight starred), the other
   arms as horizontal bands (mean line, 95% paired interval shaded), the oracle as the zero
-  line. The panel title gives the oracle's own level with its 95% interval. An arm whose
-  interval lies wholly above the panel's range (typically `none`) is not drawn off-scale: its
-  value is written at the top edge with an arrow. One legend for the whole figure, below the
+  line. The panel title gives the oracle's own level with its 95% interval. The y range is
+  set by what is close to the oracle (the best fixed timeout and the bands other than `none`,
+  at least 2.5 times their top): an arm whose mean lies above it (often `none`) is written at
+  the top edge with an arrow, and fixed timeouts above it are drawn as a triangle on the edge
+  with their value, instead of stretching the axis. One legend for the whole figure, below the
   panels, so it never covers data.
 - figure_levels(...): the same layout with the arms' own levels (mean and 95% interval of each
   arm, unpaired), for readers who want absolute numbers.
@@ -106,20 +108,32 @@ def _draw_panel(ax, point, excess, handles):
     ys = [v[0] for v in vals]
     es = [v[1] or 0.0 for v in vals]
     lo_x, hi_x = min(xs) / 1.4, max(xs) * 1.4
-    # The visible range: the fixed curve and every band but the ones far above it.
-    top = max(y + e for y, e in zip(ys, es))
-    bottom = min(y - e for y, e in zip(ys, es))
     bands = _band_arms(point)
     oracle_c, oracle_h = _value(point.arms["oracle"], excess)
-    bottom = min(bottom, oracle_c - oracle_h)
+    # The visible range is set by what is close to the oracle: the best fixed timeout and the
+    # bands other than `none` (when showing excesses, at least 2.5 times their top, so that
+    # differences between them stay readable); `none` and fixed timeouts far above it are
+    # marked at the top edge with their value instead of stretching the axis.
+    best = point.arms[point.best_fixed] if point.best_fixed else fixed[0]
+    bc, bh = _value(best, excess)
+    core_top, bottom = bc + (bh or 0.0), min(bc - (bh or 0.0), oracle_c - oracle_h)
     for a, _ in bands:
         c, h = _value(a, excess)
         if c is None:
             continue
-        h = h or 0.0
-        bottom = min(bottom, c - h)
-        if c - h <= top * 1.6 + 0.02:
-            top = max(top, c + h)
+        bottom = min(bottom, c - (h or 0.0))
+        if a.kind != "none":
+            core_top = max(core_top, c + (h or 0.0))
+    if excess:
+        top = max(2.5 * core_top, core_top + 0.05)
+        for a, _ in bands:
+            c, h = _value(a, excess)
+            if a.kind == "none" and c is not None and c + (h or 0.0) <= 1.3 * top:
+                top = max(top, c + (h or 0.0))
+    else:
+        top = max([core_top] + [y + e for y, e in zip(ys, es)] +
+                  [(_value(a, excess)[0] or 0.0) + (_value(a, excess)[1] or 0.0)
+                   for a, _ in bands])
     span = top - bottom
     ylo, yhi = bottom - 0.08 * span, top + 0.12 * span
     if not excess:
@@ -130,7 +144,7 @@ def _draw_panel(ax, point, excess, handles):
             continue
         h = h or 0.0
         label = _arm_label(a)
-        if c - h > yhi:
+        if c > yhi:
             ax.annotate(f"{label}: {c:+.2f}" if excess else f"{label}: {c:.2f}",
                         xy=(hi_x / 1.15, yhi), xytext=(hi_x / 1.15, yhi - 0.10 * (yhi - ylo)),
                         ha="right", va="top", fontsize=5.5, color=colour,
@@ -152,6 +166,12 @@ def _draw_panel(ax, point, excess, handles):
     cont = ax.errorbar(xs, ys, yerr=es, color="black", marker="o", ms=3, lw=1.1, capsize=1.5,
                        zorder=5)
     handles.setdefault("fixed timeout (x axis)", cont)
+    for x, y in zip(xs, ys):  # off-scale fixed timeouts: a marker at the edge with the value
+        if y > yhi:
+            ax.plot([x], [yhi], marker="^", ms=4, color="black", clip_on=False, zorder=6)
+            ax.annotate(f"{y:+.2f}" if excess else f"{y:.2f}", xy=(x, yhi),
+                        xytext=(3, -2), textcoords="offset points", ha="left", va="top",
+                        fontsize=5.5)
     if point.best_fixed is not None:
         b = point.arms[point.best_fixed]
         by, _ = _value(b, excess)
