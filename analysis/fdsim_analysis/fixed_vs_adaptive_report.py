@@ -26,11 +26,14 @@ import math
 from matplotlib.figure import Figure
 import matplotlib
 
-from .fixed_vs_adaptive import is_finite, point_label
+from .fixed_vs_adaptive import ADAPTIVE_REFERENCE, is_finite, point_label
 from .plotting import STYLE, _style_axes
 
 # Band styles of the non-fixed arms, by diagnosis kind (Hou-Shin alphas in shades of blue).
 _BLUES = ("#9ecae1", "#4292c6", "#08519c", "#08306b")
+# hou_shin_extra arms: orange, then browns for further alphas (by increasing alpha: the one at
+# the reference alpha keeps the plain orange when it is the only one).
+_ORANGES = ("#ff7f0e", "#a63603", "#fdae6b", "#7f2704")
 _BAND_STYLE = {
     "none": ("#7f7f7f", ":"),
     "fixed_periodic": ("#2ca02c", "-."),
@@ -50,8 +53,12 @@ def _band_arms(point):
     for kind in ("none", "fixed_periodic"):
         out += [(a, _BAND_STYLE[kind]) for a in point.of_kind(kind)]
     out += [(a, (_BLUES[i % len(_BLUES)], "--")) for i, a in enumerate(hs)]
-    for kind in ("hou_shin_extra", "oracle_extra"):
-        out += [(a, _BAND_STYLE[kind]) for a in point.of_kind(kind)]
+    # The adaptive reference first (plain orange), then the other hou_shin_extra arms.
+    hx = sorted(point.of_kind("hou_shin_extra"),
+                key=lambda a: (a.name != ADAPTIVE_REFERENCE, a.alpha or 0.0, a.name))
+    out += [(a, (_ORANGES[i % len(_ORANGES)], "-" if i == 0 else (0, (5, 1, 1, 1))))
+            for i, a in enumerate(hx)]
+    out += [(a, _BAND_STYLE["oracle_extra"]) for a in point.of_kind("oracle_extra")]
     return out
 
 
