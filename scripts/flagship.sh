@@ -40,10 +40,10 @@ echo "flagship: running scenarios/sweeps/flagship.json with $fdsim (-j $jobs) in
   --reference-arm hou_shin_extra --quiet
 
 cp "$work/aggregate.csv" "$work/sweep.json" "$res/"
-"$py" -m analysis.fdsim_analysis figure loadsharing --sweep "$res" --diff --size double \
+FDSIM_PYTHON="$py" scripts/fdsim-analysis figure loadsharing --sweep "$res" --diff --size double \
   --x-label "Load: per-node arrival rate" \
   --out "$res" --name dynamic_failure --format png,svg >/dev/null
-"$py" -m analysis.fdsim_analysis summary "$res" --metric dynamic_failure_probability \
+FDSIM_PYTHON="$py" scripts/fdsim-analysis summary "$res" --metric dynamic_failure_probability \
   >"$res/summary.md"
 cat "$res/summary.md"
 echo "flagship: wrote $res/summary.md, $res/dynamic_failure.png and .svg" >&2

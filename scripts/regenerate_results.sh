@@ -37,7 +37,7 @@ py=/usr/bin/python3
 die() { echo "regenerate_results: $*" >&2; exit 2; }
 [ -x "$fdsim" ] || die "$fdsim not found: build it first (cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release && ninja -C $build fdsim)"
 
-analysis() { "$py" -m analysis.fdsim_analysis "$@"; }
+analysis() { FDSIM_PYTHON="$py" scripts/fdsim-analysis "$@"; }
 
 # sweep STUDY_WORK_NAME SWEEP_FILE RESULT_DIR [fdsim sweep options...]
 # Runs the sweep afresh in the work directory and copies its aggregate and plan to RESULT_DIR.
@@ -508,10 +508,10 @@ check_small() {
   local post=$tmp/post/results/flagship
   mkdir -p "$post"
   cp "$tmp/flagship/aggregate.csv" "$tmp/flagship/sweep.json" "$post/"
-  (cd "$tmp/post" && PYTHONPATH="$OLDPWD" "$py" -m analysis.fdsim_analysis figure loadsharing \
+  (cd "$tmp/post" && FDSIM_PYTHON="$py" "$OLDPWD/scripts/fdsim-analysis" figure loadsharing \
      --sweep results/flagship --diff --size double --x-label "Load: per-node arrival rate" \
      --out results/flagship --name dynamic_failure --format png,svg >/dev/null &&
-   PYTHONPATH="$OLDPWD" "$py" -m analysis.fdsim_analysis summary results/flagship \
+   FDSIM_PYTHON="$py" "$OLDPWD/scripts/fdsim-analysis" summary results/flagship \
      --metric dynamic_failure_probability >results/flagship/summary.md)
   local f
   for f in summary.md dynamic_failure.svg; do

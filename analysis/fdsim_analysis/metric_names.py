@@ -1,6 +1,6 @@
 """The one mapping from figure roles to metric paths and config paths.
 
-Every figure, table and summary of `analysis.fdsim_analysis` names metrics through the roles
+Every figure, table and summary of `fdsim_analysis` names metrics through the roles
 below, never through literal metric names: when a model renames a metric, change the path here
 (one line) and every figure follows.
 
