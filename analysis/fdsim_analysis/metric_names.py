@@ -14,7 +14,7 @@ Where the names come from (grep in models/*/*.cpp, *.h):
 - load sharing: models/loadsharing/ (metrics JSON of LoadSharingModel).
 - Geode ring: models/geode/ (GeodeModel::metrics()).
 Each entry says whether it was checked against the model source (VERIFIED) or is the expected
-name from the briefs/spec, still to be confirmed against the model output (EXPECTED).
+name from the model documentation, still to be confirmed against the model output (EXPECTED).
 """
 
 # --- Scalar metrics: role -> metric path -------------------------------------------------
