@@ -78,6 +78,20 @@ class Launcher(unittest.TestCase):
         self.assertIn("cannot import matplotlib", proc.stderr)
         self.assertNotIn("Traceback", proc.stderr)
 
+    def test_package_imports_without_numpy_and_names_the_problem_on_use(self):
+        code = ("import sys; sys.modules['numpy'] = None\n"
+                "import fdsim_analysis\n"
+                "from fdsim_analysis import stats\n"
+                "assert stats.summarize([1.0, 3.0]).mean == 2.0\n"
+                "try:\n"
+                "    fdsim_analysis.load_run\n"
+                "except ImportError as e:\n"
+                "    print(e)\n")
+        proc = run([sys.executable, "-c", code], cwd=self.dir,
+                   env_extra={"PYTHONPATH": ANALYSIS_DIR})
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("cannot import numpy", proc.stdout)
+
     def test_figure_without_out_goes_next_to_the_sweep(self):
         proc = run([LAUNCHER, "figure", "loadsharing", "--sweep", "ls"], cwd=self.dir)
         self.assertEqual(proc.returncode, 0, proc.stderr)
