@@ -15,7 +15,9 @@ from .errors import AnalysisInputError
 from .figures import (figure_cdf, figure_geode_gc, figure_loadsharing, figure_qos_tradeoff,
                       parse_where)
 from .loading import load_runs, load_sweep
+from .output_dirs import default_output_dir
 from .plotting import SIZES_IN, save_figure
+from .study_cli import add_study_parser, run_study
 from .tables import metric_table, summary_markdown, to_csv, to_markdown
 
 EPILOG = """\
@@ -173,6 +175,8 @@ def build_parser():
                    help="sweep axis whose values also split the curves; repeatable "
                         "(default: " + names.GEODE_PROFILE + " when it varies)")
     _add_figure_output(p, "geode_gc_false_removals")
+
+    add_study_parser(sub)
     return parser
 
 
@@ -209,20 +213,6 @@ def _load_run_results(args):
     return runs, args.runs[0]
 
 
-def _committed_results(directory):
-    """(repository root, path below results/) if `directory` lies in the results/ folder of a
-    git checkout (a folder named results whose parent holds .git), else None."""
-    d = os.path.abspath(directory)
-    cur = d
-    while True:
-        parent = os.path.dirname(cur)
-        if parent == cur:
-            return None
-        if os.path.basename(cur) == "results" and os.path.exists(os.path.join(parent, ".git")):
-            return parent, os.path.relpath(d, cur)
-        cur = parent
-
-
 def default_figure_dir(args, notes):
     """Where a figure goes without --out: OUT/figures/ for --sweep OUT; for --runs, figures/ in
     the folder of the first path (the sweep folder when that is a sweep's runs/). A source in a
@@ -236,14 +226,7 @@ def default_figure_dir(args, notes):
         parent = os.path.dirname(norm) or "."
         if os.path.basename(norm) == "runs" and _is_sweep_dir(parent):
             base = parent
-    committed = _committed_results(base)
-    if committed is None:
-        return os.path.join(base, "figures")
-    root, below = committed
-    out_dir = os.path.normpath(os.path.join(root, "out", "figures", below))
-    notes.append(f"{base} is in the committed results/ folder; the figure goes to {out_dir} "
-                 "(use --out to choose)")
-    return out_dir
+    return default_output_dir(base, notes, "figures")
 
 
 def _save(fig, args, out, notes):
@@ -333,6 +316,8 @@ def run(argv, out=None, err=None):
                              arms=args.arms, size=args.size, title=args.title, notes=notes,
                              source=source)
         _save(fig, args, out, notes)
+    elif args.command == "study":
+        run_study(args, out, notes)
     _print_notes(notes, err)
     return 0
 
