@@ -40,8 +40,8 @@ figures:
 examples:
   fdsim-analysis summary results/flagship
   fdsim-analysis summary out/grid --metric mistake_rate
-  fdsim-analysis figure loadsharing --sweep out/grid --diff        # -> out/grid/figures/
-  fdsim-analysis figure qos --sweep OUT --out figs/
+  fdsim-analysis figure qos --sweep out/grid                       # -> out/grid/figures/
+  fdsim-analysis figure loadsharing --sweep OUT --diff --out figs/
   fdsim-analysis figure cdf --sweep OUT
   fdsim-analysis figure geode-gc --sweep OUT
   fdsim-analysis table --sweep OUT --metric mistake_rate --format csv
