@@ -47,6 +47,6 @@ echo "flagship: running scenarios/sweeps/flagship.json with $fdsim (-j $jobs) in
   --reference-arm oracle ${FDSIM_QUIET:+--quiet}
 
 cp "$work/aggregate.csv" "$work/sweep.json" "$res/"
-"$py" -m analysis.fdsim_analysis study fixed-vs-adaptive --sweep "$work" --out "$res" \
+FDSIM_PYTHON="$py" scripts/fdsim-analysis study fixed-vs-adaptive --sweep "$work" --out "$res" \
   --format png,svg
 echo "flagship: wrote $res/headline.md, comparisons.md, fixed_vs_adaptive.png and .svg" >&2

@@ -37,7 +37,7 @@ py=/usr/bin/python3
 die() { echo "regenerate_results: $*" >&2; exit 2; }
 [ -x "$fdsim" ] || die "$fdsim not found: build it first (cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release && ninja -C $build fdsim)"
 
-analysis() { "$py" -m analysis.fdsim_analysis "$@"; }
+analysis() { FDSIM_PYTHON="$py" scripts/fdsim-analysis "$@"; }
 
 # sweep STUDY_WORK_NAME SWEEP_FILE RESULT_DIR [fdsim sweep options...]
 # Runs the sweep afresh in the work directory and copies its aggregate and plan to RESULT_DIR.
@@ -426,7 +426,7 @@ def geode_removal(res, runs_dir):
     write_csv(os.path.join(res, "removal_times.csv"),
               ["profile", "replication", "first_suspicion_s", "removal_s", "all_survivors_s"], csvr)
     M, C, R, d = 5.0, 0.3, 0.1, 0.001
-    bounds = {  # (spec section 7, models/geode/README.md derivation with F = M for M = 5000 ms)
+    bounds = {  # (acceptance case 16, models/geode/README.md derivation with F = M for M = 5000 ms)
         "current": ("[2M + 0.3 s, 3M + 0.3 s + delays] = [10.300, 15.3 + delays]",
                     (2 * M + C + 3 * d, 3 * M + C + 6 * d), (M + d, 2 * M + d)),
         "wiki": ("one tick (T = M/2) later than current",
@@ -438,7 +438,7 @@ def geode_removal(res, runs_dir):
         lo = math.floor(i)
         return v[lo] + (v[min(lo + 1, len(v) - 1)] - v[lo]) * (i - lo)
     header = ["profile", "crashes", "removal min (s)", "median (s)", "max (s)", "mean (s)",
-              "derived bounds (s)", "spec section 7", "inside", "first suspicion min..max (s)",
+              "derived bounds (s)", "acceptance bounds (s)", "inside", "first suspicion min..max (s)",
               "suspicion bounds (s)", "false suspicions", "false removals"]
     body = []
     for prof in ("current", "wiki"):

@@ -12,8 +12,8 @@
   trade-off figures.
 
 Contract: inputs are AggregateTables (aggregate.py) or run results (loading.RunResult); metric
-arguments are roles of analysis/metric_names.py or literal metric paths. Input that cannot make
-the figure (a missing metric, an ambiguous x axis, a non-numeric axis, no data) raises
+arguments are roles of fdsim_analysis/metric_names.py or literal metric paths. Input that cannot
+make the figure (a missing metric, an ambiguous x axis, a non-numeric axis, no data) raises
 AnalysisInputError naming what is missing. Things silently left out of a figure (points with a
 zero value on a log axis, runs without a per-run list) are reported as lines appended to the
 `notes` list when one is given. Every axis gets a label with its unit.
@@ -21,7 +21,7 @@ zero value on a log axis, runs without a per-run list) are reported as lines app
 
 import json
 
-from .. import metric_names as names
+from . import metric_names as names
 from .aggregate import format_value, sort_key_of_value, values_equal
 from .arm_kinds import table_arm_kinds
 from .errors import AnalysisInputError
@@ -356,7 +356,7 @@ def figure_cdf(runs, lists=("geode_detection_times", "geode_removal_times"),
         if not groups:
             what = list_path + (f" or {scalar_path}" if scalar_path else "")
             raise AnalysisInputError(f"{source}: no run has metrics at {what} "
-                                     f"(role {role!r} in analysis/metric_names.py)")
+                                     f"(role {role!r} in fdsim_analysis/metric_names.py)")
         fallback = how_count["summary"] + how_count["mean_of_many"]
         if fallback:
             _note(notes, f"{role}: {fallback} run-arm(s) without the list {list_path}: used "

@@ -5,7 +5,8 @@
       DIR/fixed_vs_adaptive_levels.{png,svg} (each arm's own level), DIR/headline.md,
       DIR/comparisons.md and DIR/comparisons.csv (see fixed_vs_adaptive_report), and prints
       the headline table. The run files in OUT/runs are read (the study pairs arms other than
-      the sweep's reference arm). Without --out, DIR is OUT itself.
+      the sweep's reference arm). Without --out, DIR is OUT itself (for a sweep in a
+      repository's committed results/ folder: out/figures/<same path>, see output_dirs.py).
 """
 
 import os
@@ -15,6 +16,7 @@ from .fixed_vs_adaptive import ADAPTIVE_REFERENCE, analyse
 from .fixed_vs_adaptive_report import (comparisons_csv, comparisons_markdown, figure_excess,
                                        figure_levels, headline_markdown)
 from .loading import load_sweep
+from .output_dirs import default_output_dir
 from .plotting import save_figure
 
 REPAIR_AXIS = "$.faults[0].mean_down_s"
@@ -33,7 +35,7 @@ def add_study_parser(sub):
                     "adaptive arms and the oracles, paired over replications; the best fixed "
                     "timeout in hindsight; gap shares; Holm-adjusted comparisons.")
     s.add_argument("--sweep", metavar="OUT", required=True, help="the sweep output directory")
-    s.add_argument("--out", metavar="DIR", help="output directory (default: OUT)")
+    s.add_argument("--out", metavar="DIR", help="output directory (default: OUT; never a committed results/ folder)")
     s.add_argument("--metric", default="dynamic_failure_feasible_ratio",
                    help="the metric compared (default: dynamic_failure_feasible_ratio, "
                         "P(dynamic failure) of the tasks that could meet their deadline)")
@@ -56,7 +58,7 @@ def _row_label(repair_axis):
     return label
 
 
-def run_study(args, out):
+def run_study(args, out, notes=None):
     sweep = load_sweep(args.sweep)
     for ax in (args.rows_axis, args.cols_axis):
         if ax not in sweep.manifest.axes:
@@ -67,7 +69,7 @@ def run_study(args, out):
         if f not in ("png", "svg", "pdf"):
             raise AnalysisInputError(f"--format {f}: expected png, svg or pdf")
     study = analyse(sweep, metric=args.metric, adaptive=args.adaptive)
-    dest = args.out or args.sweep
+    dest = args.out or default_output_dir(args.sweep, notes if notes is not None else [])
     os.makedirs(dest, exist_ok=True)
     row_label = _row_label(args.rows_axis)
 

@@ -21,7 +21,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 
-from .. import metric_names as names
+from . import metric_names as names
 from .aggregate import format_value
 from .errors import AnalysisInputError
 from .multiplicity import holm, paired_t_p_value

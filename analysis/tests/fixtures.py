@@ -10,8 +10,8 @@ import io
 import json
 import os
 
-from analysis.fdsim_analysis.aggregate import aggregate_runs
-from analysis.fdsim_analysis.loading import load_run
+from fdsim_analysis.aggregate import aggregate_runs
+from fdsim_analysis.loading import load_run
 
 
 def write_json(path, doc):

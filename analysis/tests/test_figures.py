@@ -6,13 +6,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from analysis.fdsim_analysis.aggregate import attach_point_configs  # noqa: E402
-from analysis.fdsim_analysis.errors import AnalysisInputError  # noqa: E402
-from analysis.fdsim_analysis.figures import (figure_cdf, figure_geode_gc,  # noqa: E402
+from fdsim_analysis.aggregate import attach_point_configs  # noqa: E402
+from fdsim_analysis.errors import AnalysisInputError  # noqa: E402
+from fdsim_analysis.figures import (figure_cdf, figure_geode_gc,  # noqa: E402
                                              figure_loadsharing, figure_qos_tradeoff)
-from analysis.fdsim_analysis.loading import RunResult, load_sweep  # noqa: E402
-from analysis.fdsim_analysis.plotting import save_figure  # noqa: E402
-from analysis.tests import fixtures  # noqa: E402
+from fdsim_analysis.loading import RunResult, load_sweep  # noqa: E402
+from fdsim_analysis.plotting import save_figure  # noqa: E402
+from . import fixtures  # noqa: E402
 
 
 def legend_labels(ax):

@@ -4,14 +4,14 @@ import os
 import tempfile
 import unittest
 
-from analysis.fdsim_analysis.fixed_vs_adaptive import analyse
-from analysis.fdsim_analysis.fixed_vs_adaptive_report import (comparisons_csv,
+from fdsim_analysis.fixed_vs_adaptive import analyse
+from fdsim_analysis.fixed_vs_adaptive_report import (comparisons_csv,
                                                               comparisons_markdown,
                                                               figure_excess, figure_levels,
                                                               headline_markdown)
-from analysis.fdsim_analysis.loading import load_sweep
-from analysis.fdsim_analysis.study_cli import REGIME_AXIS, REPAIR_AXIS
-from analysis.tests import fixtures
+from fdsim_analysis.loading import load_sweep
+from fdsim_analysis.study_cli import REGIME_AXIS, REPAIR_AXIS
+from . import fixtures
 
 ARMS = [
     {"name": "none", "diagnosis": "none"},
@@ -103,7 +103,7 @@ class FixedVsAdaptive(unittest.TestCase):
             self.assertIsNotNone(legend_axes[0].get_legend())
 
     def test_missing_reference_arm_is_a_clear_error(self):
-        from analysis.fdsim_analysis.errors import AnalysisInputError
+        from fdsim_analysis.errors import AnalysisInputError
         with self.assertRaisesRegex(AnalysisInputError, "no arm 'nope'"):
             analyse(load_sweep(self.tmp.name), adaptive="nope")
 

@@ -1,7 +1,7 @@
 import math
 import unittest
 
-from analysis.fdsim_analysis.multiplicity import holm, holm_significant, paired_t_p_value
+from fdsim_analysis.multiplicity import holm, holm_significant, paired_t_p_value
 
 
 class PairedT(unittest.TestCase):

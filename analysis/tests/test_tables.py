@@ -4,12 +4,12 @@ import os
 import tempfile
 import unittest
 
-from analysis.fdsim_analysis.aggregate import aggregate_runs
-from analysis.fdsim_analysis.errors import AnalysisInputError
-from analysis.fdsim_analysis.loading import RunResult, load_aggregate
-from analysis.fdsim_analysis.tables import (metric_table, summary_markdown, to_csv,
+from fdsim_analysis.aggregate import aggregate_runs
+from fdsim_analysis.errors import AnalysisInputError
+from fdsim_analysis.loading import RunResult, load_aggregate
+from fdsim_analysis.tables import (metric_table, summary_markdown, to_csv,
                                             to_markdown)
-from analysis.tests import fixtures
+from . import fixtures
 
 # Hand computation for the fixed runs below (t_{0.975,3} = 3.182446):
 #   arm A: 1, 2, 3, 4 -> mean 2.5, sd sqrt(5/3) = 1.290994, h = 3.182446 * 1.290994 / 2 = 2.054260

@@ -1,5 +1,5 @@
 #pragma once
-// Membership metrics of the Geode ring (spec/metrics.md section 2), recorded from the
+// Membership metrics of the Geode ring (docs/models/metrics.md section 2), recorded from the
 // members' signals plus the ground truth of Hosts (a HostListener).
 //
 // Contract (every metric counts only what happens at or after warmup_end; a crash is measured

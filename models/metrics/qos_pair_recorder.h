@@ -1,6 +1,6 @@
 #pragma once
 // Failure-detector quality of service for one monitoring pair (q watches p), after Chen, Toueg
-// and Aguilera (IEEE TC 51(5), 2002) and spec/metrics.md section 1.
+// and Aguilera (IEEE TC 51(5), 2002) and docs/models/metrics.md section 1.
 //
 // Contract: the recorder is fed signals in non-decreasing time order: q's output transitions
 // (suspect = S-transition, trust = T-transition), p's crashes and recoveries (ground truth),

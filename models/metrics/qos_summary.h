@@ -1,5 +1,5 @@
 #pragma once
-// Pooled failure-detector QoS over monitoring pairs (spec/metrics.md section 1), as the JSON
+// Pooled failure-detector QoS over monitoring pairs (docs/models/metrics.md section 1), as the JSON
 // metrics of one arm.
 //
 // Contract: add() pools finished pair recorders by summing their times and counts (pairs weigh

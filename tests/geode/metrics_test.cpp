@@ -1,4 +1,4 @@
-// Membership metrics (spec/metrics.md section 2), the detector arms, false removals by a long
+// Membership metrics (docs/models/metrics.md section 2), the detector arms, false removals by a long
 // pause, determinism, and the membership view as other models see it.
 #include <gtest/gtest.h>
 

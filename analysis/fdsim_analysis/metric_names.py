@@ -1,6 +1,6 @@
 """The one mapping from figure roles to metric paths and config paths.
 
-Every figure, table and summary of `analysis.fdsim_analysis` names metrics through the roles
+Every figure, table and summary of `fdsim_analysis` names metrics through the roles
 below, never through literal metric names: when a model renames a metric, change the path here
 (one line) and every figure follows.
 
@@ -14,7 +14,7 @@ Where the names come from (grep in models/*/*.cpp, *.h):
 - load sharing: models/loadsharing/ (metrics JSON of LoadSharingModel).
 - Geode ring: models/geode/ (GeodeModel::metrics()).
 Each entry says whether it was checked against the model source (VERIFIED) or is the expected
-name from the briefs/spec, still to be confirmed against the model output (EXPECTED).
+name from the model documentation, still to be confirmed against the model output (EXPECTED).
 """
 
 # --- Scalar metrics: role -> metric path -------------------------------------------------
