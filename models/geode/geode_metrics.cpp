@@ -168,9 +168,9 @@ json GeodeRecorder::metrics() const {
   m["false_removals_per_member_hour"] = per(double(false_removals_.size()), member_h);
   m["forced_disconnects_removed_count"] = disconnects_[size_t(DisconnectReason::removed)];
   m["forced_disconnects_partition_count"] = disconnects_[size_t(DisconnectReason::partition)];
+  m["already_suspected_at_crash_count"] = already_suspected;
   m["crashes_count"] = crashes_.size();
   m["crashes_undetected_count"] = undetected;
-  m["already_suspected_at_crash_count"] = already_suspected;
   m["detection_first_suspicion_s"] = summarize(to_suspicion);
   m["detection_removal_s"] = summarize(to_removal);
   m["detection_all_survivors_s"] = summarize(to_all);

@@ -15,15 +15,15 @@
 //   identity; to its removal (the first view installed at a coordinator without it); to the
 //   instant every survivor (up, participating, other than the crashed host) has installed a
 //   view without it. Crashes not removed by the horizon count as undetected.
+// - rates per member-hour and per member per second divide by (initial view size) x (length
+//   of the measurement window); message counts are logical sends (network retransmissions
+//   are not counted), by message type.
 // - a crash of a member that was already suspected when it crashed (a suspicion about that
 //   identity raised before the crash and not cleared since by a passed final check, so the
 //   removal may already be under way) counts in already_suspected_at_crash_count and gives no
 //   detection sample and no undetected count: the removal it gets was started by the false
 //   suspicion, and counting it would reward arms that suspect a lot (as Chen's T_D = 0 does
 //   for the heartbeat detectors). The detection summaries are over the other crashes.
-// - rates per member-hour and per member per second divide by (initial view size) x (length
-//   of the measurement window); message counts are logical sends (network retransmissions
-//   are not counted), by message type.
 
 #include <array>
 #include <optional>
