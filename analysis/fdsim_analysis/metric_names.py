@@ -25,6 +25,7 @@ METRICS = {
     # Pairwise heartbeat study QoS (models/metrics/qos_summary.h).
     "detection_time_mean": "detection_time_mean_s",                       # VERIFIED
     "detection_time_p99": "detection_time_p99_s",                         # VERIFIED
+    "detection_time_km_median": "detection_time_km_median_s",             # VERIFIED
     "mistake_rate": "mistake_rate_per_s",                                 # VERIFIED
     "mistake_recurrence_time_mean": "mistake_recurrence_time_mean_s",     # VERIFIED
     "mistake_duration_mean": "mistake_duration_mean_s",                   # VERIFIED
@@ -45,6 +46,7 @@ LABELS = {
     "response_time_mean": "Mean response time",
     "detection_time_mean": "Mean detection time",
     "detection_time_p99": "Detection time p99",
+    "detection_time_km_median": "Kaplan–Meier median detection time",
     "mistake_rate": "Mistake rate",
     "mistake_recurrence_time_mean": "Mean mistake recurrence time",
     "mistake_duration_mean": "Mean mistake duration",

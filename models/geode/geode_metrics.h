@@ -18,6 +18,12 @@
 // - rates per member-hour and per member per second divide by (initial view size) x (length
 //   of the measurement window); message counts are logical sends (network retransmissions
 //   are not counted), by message type.
+// - a crash of a member that was already suspected when it crashed (a suspicion about that
+//   identity raised before the crash and not cleared since by a passed final check, so the
+//   removal may already be under way) counts in already_suspected_at_crash_count and gives no
+//   detection sample and no undetected count: the removal it gets was started by the false
+//   suspicion, and counting it would reward arms that suspect a lot (as Chen's T_D = 0 does
+//   for the heartbeat detectors). The detection summaries are over the other crashes.
 
 #include <array>
 #include <optional>
@@ -39,6 +45,7 @@ class GeodeRecorder final : public Signals, public net::HostListener {
     std::optional<SimTime> first_suspicion;
     std::optional<SimTime> removal;
     std::optional<SimTime> all_survivors;
+    bool already_suspected = false;  // a suspicion of this identity was pending at the crash
   };
 
   GeodeRecorder(World& world, size_t initial_members);
@@ -79,6 +86,7 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   std::vector<CrashRecord> crashes_;
   std::vector<MemberId> false_removals_;
   std::vector<MemberId> told_removed_alive_;  // disconnected (reason removed) while running
+  std::vector<MemberId> suspected_;  // suspicion raised, no passed final check since (sorted)
   uint64_t suspicions_ = 0;
   uint64_t false_suspicions_ = 0;
   uint64_t views_installed_ = 0;
