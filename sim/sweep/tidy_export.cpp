@@ -159,18 +159,20 @@ ExportTables tidy_tables(const std::string& sweep_dir, bool any_build) {
   t.param_names = tidy_param_names(plan.axis_paths);
 
   // Load each distinct run once, in run-list order (deterministic), and check it.
+  // Results of another build are reported once per distinct reason, not once per file.
   const RunStore store(dir / "runs");
   std::map<std::string, std::optional<json>> results;
+  std::map<std::string, size_t> other_build;  // reason -> files
   for (const auto& run : plan.runs) {
     json result;
     const std::string why = store.verify_result(run.id, &result, !any_build);
     if (why == "absent") {
       ++t.runs_missing;
       results.emplace(run.id, std::nullopt);
+    } else if (why.rfind("written by fdsim", 0) == 0) {
+      ++other_build[why];
     } else if (!why.empty()) {
-      std::string line = store.result_path(run.id).string() + ": not exported: " + why;
-      if (why.rfind("written by fdsim", 0) == 0) line += " (--any-build exports it anyway)";
-      t.problems.push_back(line);
+      t.problems.push_back(store.result_path(run.id).string() + ": not exported: " + why);
       if (t.problems.size() >= 20) {
         t.problems.push_back(sweep_dir + ": (stopping after 20 untrusted results)");
         return t;
@@ -180,6 +182,10 @@ ExportTables tidy_tables(const std::string& sweep_dir, bool any_build) {
       results.emplace(run.id, std::move(result));
     }
   }
+  for (const auto& [why, files] : other_build)
+    t.problems.push_back((dir / "runs").string() + ": " + std::to_string(files) + " of " +
+                         std::to_string(plan.runs.size()) + " results not exported: " + why +
+                         " (--any-build exports them anyway)");
   if (!t.problems.empty()) return t;
   if (t.runs_found == 0) {
     t.problems.push_back((dir / "runs").string() + ": no run results to export (" +

@@ -12,7 +12,8 @@
 //   (plan_from_manifest) and each run's result from OUT/runs through RunStore::verify_result,
 //   which checks the integrity record (run id, content hash) and, unless `any_build`, that
 //   the result was written by this fdsim build. A run without a result file is skipped and
-//   counted (runs_missing); a result file that is present but not trusted is a problem, and
+//   counted (runs_missing); a result file that is present but not trusted is a problem (one
+//   line per file; results of another build: one line per distinct version), and
 //   nothing is written.
 // - Metrics are each arm's numeric leaves under the dotted names of aggregate.h
 //   ("detection_time_s.mean", array elements "name[3]"); a null leaf is a row with an empty
