@@ -160,7 +160,7 @@ json GeodeRecorder::metrics() const {
   // The per-crash samples, in crash order, capped so that result files stay bounded.
   auto with_values = [](const std::vector<double>& v) {
     json s = summarize(v);
-    s["values"] = std::vector<double>(v.begin(), v.begin() + std::min(v.size(), kMaxDetectionSamples));
+    s["samples_s"] = std::vector<double>(v.begin(), v.begin() + std::min(v.size(), kMaxDetectionSamples));
     return s;
   };
   m["detection_first_suspicion_s"] = with_values(to_suspicion);

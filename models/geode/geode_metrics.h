@@ -16,7 +16,7 @@
 //   instant every survivor (up, participating, other than the crashed host) has installed a
 //   view without it. Crashes not removed by the horizon count as undetected. Each of the three
 //   is summarised ({"mean","min","p50","max","count"}) and its samples are listed under
-//   "values" in crash order, at most kMaxDetectionSamples of them (the first ones; "count"
+//   "samples_s" in crash order, at most kMaxDetectionSamples of them (the first ones; "count"
 //   says how many there were), so `figure cdf` plots single events and result files stay
 //   bounded.
 // - rates per member-hour and per member per second divide by (initial view size) x (length
