@@ -1,7 +1,7 @@
 #pragma once
-// The fdsim subcommands written by sim/cli (run, validate, explain, trace). Each add_* call
-// registers one subcommand on `app`; its callback stores the process exit code in `exit_code`:
-// 0 success, 2 bad input (one line per problem on stderr), 1 internal error.
+// The fdsim subcommands written by sim/cli (run, validate, explain, trace, timeout, export).
+// Each add_* call registers one subcommand on `app`; its callback stores the process exit
+// code in `exit_code`: 0 success, 2 bad input (one line per problem on stderr), 1 internal error.
 // (`sweep` and `merge` come from cmd_sweep.h, owned by the sweep helper.)
 
 #include <CLI/CLI.hpp>

@@ -1,6 +1,6 @@
-// fdsim: the command line. Subcommands: run, validate, explain, trace (sim/cli) and sweep,
-// merge (sim/cli/cmd_sweep.h). Exit codes: 0 ok, 2 bad input (including command-line errors,
-// reported on one line), 1 internal error, 3 some sweep runs failed.
+// fdsim: the command line. Subcommands: run, validate, explain, trace, timeout, export
+// (sim/cli) and sweep, merge (sim/cli/cmd_sweep.h). Exit codes: 0 ok, 2 bad input (including
+// command-line errors, reported on one line), 1 internal error, 3 some sweep runs failed.
 
 #include <cstdio>
 #include <exception>
