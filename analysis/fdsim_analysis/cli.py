@@ -290,7 +290,7 @@ def run(argv, out=None, err=None):
             table, _ = _load_table(args)
             fig = figure_loadsharing(table, metric=args.metric, x_axis=args.x_axis, where=where,
                                      arms=args.arms, diff=args.diff, x_label=args.x_label,
-                                     log_y=args.log_y, size=args.size or "single",
+                                     log_y=args.log_y, size=args.size,
                                      title=args.title, notes=notes)
         elif args.figure == "qos":
             table, _ = _load_table(args)

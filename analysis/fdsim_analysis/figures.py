@@ -26,7 +26,8 @@ from .aggregate import format_value, sort_key_of_value, values_equal
 from .arm_kinds import table_arm_kinds
 from .errors import AnalysisInputError
 from .paths import MISSING, get_config, get_metric
-from .plotting import STYLE, legend, line_with_ci, new_figure, step_cdf
+from .plotting import (STYLE, legend, line_with_ci, new_figure, start_counts_at_zero,
+                       step_cdf)
 
 
 def _note(notes, text):
@@ -90,15 +91,25 @@ def _numeric_x(value, table, x_axis):
 
 
 def figure_loadsharing(table, metric="dynamic_failure_probability", x_axis=None, where=None,
-                       arms=None, diff=False, x_label=None, log_y=False, size="single",
+                       arms=None, diff=False, x_label=None, log_y=False, size=None,
                        title=None, notes=None):
-    """P(dynamic failure) (or `metric`) against the load axis, one line per arm."""
+    """P(dynamic failure) (or `metric`) against the load axis, one line per arm.
+
+    size None: "double" with the difference panel (side by side), else "single". A given size
+    is honoured: "single" with `diff` stacks the two panels in one column."""
     path = _require(table, metric)
     sub = table.select(where, arms)
     x_axis = choose_x_axis(sub, x_axis)
     arm_list = sub.arms()
     points = sub.points()
-    fig, axes = new_figure("double" if diff else size, ncols=2 if diff else 1)
+    if size is None:
+        size = "double" if diff else "single"
+    stacked = diff and size == "single"
+    fig, axes = new_figure(size, ncols=2 if diff and not stacked else 1,
+                           nrows=2 if stacked else 1)
+    if stacked:
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(w, 1.8 * h)
     ax = axes[0] if diff else axes
     for i, arm in enumerate(arm_list):
         series = []
@@ -120,6 +131,7 @@ def figure_loadsharing(table, metric="dynamic_failure_probability", x_axis=None,
     ax.set_ylabel(names.label_of(metric))
     if log_y:
         ax.set_yscale("log")
+    start_counts_at_zero(ax, y_path=path)
     legend(ax)
     if title:
         ax.set_title(title)
@@ -230,6 +242,7 @@ def figure_tradeoff(table, x_metric, y_metric, group_by="auto", where=None, arms
         ax.set_xscale("log")
     if log_y:
         ax.set_yscale("log")
+    start_counts_at_zero(ax, x_path=xp, y_path=yp)
     legend(ax)
     if title:
         ax.set_title(title)
@@ -331,6 +344,7 @@ def figure_cdf(runs, lists=("geode_detection_times", "geode_removal_times"),
     fig, axes = new_figure(size or ("double" if len(lists) > 1 else "single"), ncols=len(lists))
     axes = axes if isinstance(axes, list) else [axes]
     missing_cfg = set()
+    per_run_means = False  # some line mixes per-run means in: the title must say so
     for ax, role in zip(axes, lists):
         spec = names.LISTS.get(role, {"list": role})
         list_path, scalar_path = spec["list"], spec.get("mean")
@@ -362,6 +376,7 @@ def figure_cdf(runs, lists=("geode_detection_times", "geode_removal_times"),
             _note(notes, f"{role}: {fallback} run-arm(s) without the list {list_path}: used "
                          f"the per-run summary {scalar_path} (one sample per run)")
         if how_count["mean_of_many"]:
+            per_run_means = True
             _note(notes, f"{role}: {how_count['mean_of_many']} of those run-arm(s) had several "
                          f"samples: their mean stands for them, so that CDF is not of single "
                          f"events (needs the list {list_path})")
@@ -389,6 +404,8 @@ def figure_cdf(runs, lists=("geode_detection_times", "geode_removal_times"),
         legend(axes[-1], loc="lower right")
     for gp in sorted(missing_cfg):
         _note(notes, f"some runs have no {gp} in their resolved config (grouped as \"?\")")
+    if per_run_means:
+        title = (f"{title} " if title else "") + "(includes per-run means, not single events)"
     if title:
         fig.suptitle(title)
     return fig

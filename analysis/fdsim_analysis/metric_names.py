@@ -63,14 +63,14 @@ LABELS = {
 # "list": a JSON array of numbers in one arm's metrics (an object with a "values" array is
 # accepted too). When a run has no such list, the run's summary is used instead: "mean" with
 # "count" samples; exact when count is 0 or 1 (one crash per run), otherwise the CDF mixes in
-# per-run means and the figure says so in its notes.
-# The Geode recorder (models/geode/geode_metrics.cpp) emits only the summaries so far: the
-# "values" lists are EXPECTED (asked of the geode model); until then, use one crash per run.
+# per-run means and the figure says so in its notes and title.
+# The Geode recorder (models/geode/geode_metrics.cpp) lists the per-crash samples under
+# "samples_s" (at most the first 1000 crashes of a run; "count" says how many there were).
 LISTS = {
-    "geode_detection_times": {"list": "detection_first_suspicion_s.values",
+    "geode_detection_times": {"list": "detection_first_suspicion_s.samples_s",
                               "mean": "detection_first_suspicion_s.mean",
                               "count": "detection_first_suspicion_s.count"},
-    "geode_removal_times": {"list": "detection_removal_s.values",
+    "geode_removal_times": {"list": "detection_removal_s.samples_s",
                             "mean": "detection_removal_s.mean",
                             "count": "detection_removal_s.count"},
 }

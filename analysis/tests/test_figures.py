@@ -216,7 +216,7 @@ class CdfFigure(FigureTest):
     def test_no_list_anywhere_is_an_error(self):
         _, sweep = self.sweep(fixtures.write_ls_sweep)
         with self.assertRaisesRegex(AnalysisInputError,
-                                    "no run has metrics at detection_removal_s.values"):
+                                    "no run has metrics at detection_removal_s.samples_s"):
             figure_cdf(sweep.runs(), lists=("geode_removal_times",))
 
 

@@ -171,9 +171,15 @@ json GeodeRecorder::metrics() const {
   m["already_suspected_at_crash_count"] = already_suspected;
   m["crashes_count"] = crashes_.size();
   m["crashes_undetected_count"] = undetected;
-  m["detection_first_suspicion_s"] = summarize(to_suspicion);
-  m["detection_removal_s"] = summarize(to_removal);
-  m["detection_all_survivors_s"] = summarize(to_all);
+  // The per-crash samples, in crash order, capped so that result files stay bounded.
+  auto with_values = [](const std::vector<double>& v) {
+    json s = summarize(v);
+    s["samples_s"] = std::vector<double>(v.begin(), v.begin() + std::min(v.size(), kMaxDetectionSamples));
+    return s;
+  };
+  m["detection_first_suspicion_s"] = with_values(to_suspicion);
+  m["detection_removal_s"] = with_values(to_removal);
+  m["detection_all_survivors_s"] = with_values(to_all);
   m["views_installed_count"] = views_installed_;
   m["final_checks_count"] = final_checks_;
   m["final_checks_passed_count"] = final_checks_passed_;

@@ -14,7 +14,11 @@
 // - detection times of a measured crash: to the first suspicion raised about the crashed
 //   identity; to its removal (the first view installed at a coordinator without it); to the
 //   instant every survivor (up, participating, other than the crashed host) has installed a
-//   view without it. Crashes not removed by the horizon count as undetected.
+//   view without it. Crashes not removed by the horizon count as undetected. Each of the three
+//   is summarised ({"mean","min","p50","max","count"}) and its samples are listed under
+//   "samples_s" in crash order, at most kMaxDetectionSamples of them (the first ones; "count"
+//   says how many there were), so `figure cdf` plots single events and result files stay
+//   bounded.
 // - rates per member-hour and per member per second divide by (initial view size) x (length
 //   of the measurement window); message counts are logical sends (network retransmissions
 //   are not counted), by message type.
@@ -36,6 +40,8 @@
 #include "sim/net/world.h"
 
 namespace fdsim::geode {
+
+inline constexpr size_t kMaxDetectionSamples = 1000;
 
 class GeodeRecorder final : public Signals, public net::HostListener {
  public:

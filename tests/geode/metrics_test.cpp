@@ -22,6 +22,11 @@ TEST(GeodeMetrics, CrashDetectionTimesAndCounts) {
   EXPECT_NEAR(m["detection_removal_s"]["p50"].get<double>(), 3.125, 1e-9);
   EXPECT_NEAR(m["detection_all_survivors_s"]["max"].get<double>(), 3.126, 1e-9);
   EXPECT_EQ(m["detection_removal_s"]["count"], 1);
+  // The per-crash samples behind the summaries (figure cdf plots these).
+  ASSERT_EQ(m["detection_removal_s"]["samples_s"].size(), 1u);
+  EXPECT_NEAR(m["detection_removal_s"]["samples_s"][0].get<double>(), 3.125, 1e-9);
+  EXPECT_NEAR(m["detection_first_suspicion_s"]["samples_s"][0].get<double>(), 1.8, 1e-9);
+  EXPECT_NEAR(m["detection_all_survivors_s"]["samples_s"][0].get<double>(), 3.126, 1e-9);
   EXPECT_EQ(m["suspicions_count"], 1);
   EXPECT_EQ(m["false_suspicions_count"], 0);
   EXPECT_EQ(m["false_removals_count"], 0);
