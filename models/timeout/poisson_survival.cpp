@@ -122,17 +122,15 @@ double PoissonSurvival::density(double t_s) {
   return f;
 }
 
-double PoissonSurvival::quantile(double alpha) {
+bool PoissonSurvival::bracket(double alpha, double rel_width, double* lo_s, double* hi_s) {
   if (!(alpha > 0 && alpha < 1)) fail("alpha must be in (0, 1)", alpha);
-  if (rate_ == 0) return std::numeric_limits<double>::infinity();
-  const double nan = std::numeric_limits<double>::quiet_NaN();
   // A first guess from the k-step survivals: S(t) is an average of v_k over k ~ Poisson(Lambda
   // t), so it crosses alpha near t = k* / Lambda where v_k* <= alpha (found while extending v,
   // which evaluations near the root need anyway). Then a bracket [a, b] with S(a) > alpha >=
   // S(b) around it, widened by doubling if needed.
   size_t k_star = 0;
   while (v_[k_star] > alpha) {
-    if (double(k_star) > kMaxMass) return nan;
+    if (double(k_star) > kMaxMass) return false;
     ++k_star;
     extend_to(k_star);
   }
@@ -141,7 +139,7 @@ double PoissonSurvival::quantile(double alpha) {
   double b = (double(k_star) + spread) / rate_;
   double sa = 1, sb, f;
   if (a > 0) {
-    if (!evaluate(a, &sa, &f)) return nan;
+    if (!evaluate(a, &sa, &f)) return false;
     if (!(sa > alpha)) {  // the guess was late: [0, a] brackets the root
       b = a;
       a = 0;
@@ -149,7 +147,7 @@ double PoissonSurvival::quantile(double alpha) {
     }
   }
   for (;;) {
-    if (!evaluate(b, &sb, &f)) return nan;
+    if (!evaluate(b, &sb, &f)) return false;
     if (sb <= alpha) break;
     a = b;
     sa = sb;
@@ -159,9 +157,9 @@ double PoissonSurvival::quantile(double alpha) {
   double t = 0.5 * (a + b);
   if (sb > 0 && sa > sb) t = a + (b - a) * std::log(sa / alpha) / std::log(sa / sb);
   if (!(t > a && t < b)) t = 0.5 * (a + b);
-  for (int iter = 0; iter < 200 && b - a > kRelWidth * b; ++iter) {
+  for (int iter = 0; iter < 200 && b - a > rel_width * b; ++iter) {
     double s, f;
-    if (!evaluate(t, &s, &f)) return nan;
+    if (!evaluate(t, &s, &f)) return false;
     if (s > alpha)
       a = t;
     else
@@ -169,18 +167,49 @@ double PoissonSurvival::quantile(double alpha) {
     double next = f > 0 ? t + (s - alpha) / f : 0.5 * (a + b);
     if (!(next > a && next < b)) next = 0.5 * (a + b);
     // Newton converged: close the bracket around the root on the side it has not reached.
-    if (std::abs(next - t) <= 0.25 * kRelWidth * t) {
-      const double h = 0.5 * kRelWidth * t;
+    if (std::abs(next - t) <= 0.25 * rel_width * t) {
+      const double h = 0.5 * rel_width * t;
       const double lo = std::max(a, t - h), hi = std::min(b, t + h);
       double sl, fl, sh, fh;
-      if (!evaluate(lo, &sl, &fl) || !evaluate(hi, &sh, &fh)) return nan;
+      if (!evaluate(lo, &sl, &fl) || !evaluate(hi, &sh, &fh)) return false;
       if (sl > alpha) a = lo;
       if (sh <= alpha) b = hi;
       next = 0.5 * (a + b);
     }
     t = next;
   }
+  *lo_s = a;
+  *hi_s = b;
+  return true;
+}
+
+double PoissonSurvival::quantile(double alpha) {
+  if (!(alpha > 0 && alpha < 1)) fail("alpha must be in (0, 1)", alpha);
+  if (rate_ == 0) return std::numeric_limits<double>::infinity();
+  double a, b;
+  if (!bracket(alpha, kRelWidth, &a, &b)) return std::numeric_limits<double>::quiet_NaN();
   return b;
+}
+
+double PoissonSurvival::quantile_lower_bound(double alpha, double rel_width) {
+  if (!(alpha > 0 && alpha < 1)) fail("alpha must be in (0, 1)", alpha);
+  if (!(rel_width >= kRelWidth && rel_width < 1)) fail("relative width out of range", rel_width);
+  if (rate_ == 0) return std::numeric_limits<double>::infinity();
+  // Shortcut: the first k with v_k <= alpha, k*, puts the quantile near k* / Lambda (a little
+  // above it when v decays geometrically, since E[rho^N] >= rho^E[N]); t = (k* - 1) / Lambda
+  // with S(t) > alpha (one evaluation) is a lower bound already.
+  size_t k_star = 0;
+  while (v_[k_star] > alpha) {
+    if (double(k_star) > kMaxMass) return std::numeric_limits<double>::quiet_NaN();
+    ++k_star;
+    extend_to(k_star);
+  }
+  const double t = (double(k_star) - 1.0) / rate_;
+  double st, ft;
+  if (t > 0 && evaluate(t, &st, &ft) && st > alpha) return t;
+  double a, b;
+  if (!bracket(alpha, rel_width, &a, &b)) return std::numeric_limits<double>::quiet_NaN();
+  return a;
 }
 
 }  // namespace fdsim::timeout

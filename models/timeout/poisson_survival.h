@@ -52,10 +52,17 @@ class PoissonSurvival {
   // As in the header comment; +infinity when the exit is unreachable (rate() = 0), NaN when
   // the quantile lies beyond kMaxMass / rate().
   double quantile(double alpha);
+  // A cheaper lower bound of the quantile, a t with S(t) > alpha as evaluated here: (k* - 1) /
+  // Lambda, k* the first k with v_k <= alpha, if S is above alpha there (one evaluation; the
+  // usual case); else the lower end of a bracket [a, b] of relative width <= rel_width
+  // (>= 1e-12). Same infinity / NaN as quantile().
+  double quantile_lower_bound(double alpha, double rel_width);
 
  private:
   // Makes v_[0..k] available.
   void extend_to(size_t k);
+  // [a, b] with S(a) > alpha >= S(b) and b - a <= rel_width b; false beyond kMaxMass.
+  bool bracket(double alpha, double rel_width, double* a, double* b);
   // S and f at t together (one pass over the terms); false beyond kMaxMass.
   bool evaluate(double t_s, double* s, double* f);
 

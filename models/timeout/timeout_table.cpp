@@ -200,11 +200,10 @@ TimeoutTable::Bound window_bound(const std::vector<double>& birth, const std::ve
     }
   }
   const double out = -d(static_cast<Eigen::Index>(s0 - a));
-  const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0 - a));
-  if (e.accurate()) {
-    const double q = e.quantile(alpha);
-    if (std::isfinite(q)) return {q * (1 - 1e-9), false};
-  }
+  PoissonSurvival ps(d, up, lo, static_cast<Eigen::Index>(s0 - a));
+  // A bound needs no more than 3 digits: the lower end of a bracket of relative width 1e-3.
+  const double q = ps.quantile_lower_bound(alpha, 1e-3);
+  if (std::isfinite(q)) return {q * (1 - 1e-9), false};
   // Staying in s0 for t has probability exp(-out t) <= S(t).
   if (out <= 0) return {std::numeric_limits<double>::infinity(), false};
   return {std::log(1 / alpha) / out * (1 - 1e-9), false};

@@ -67,8 +67,9 @@ class TimeoutTable {
   // Region chain: the quantile of the rounded chain restricted to the states within kWindow of
   // s0, where leaving the window counts as an exit, so that its survival is below the chain's
   // at every t (shrunk by 1e-9 relative for rounding); if that window is the whole chain, the
-  // exact (cached) value with exact = true. Falls back to ln(1/alpha) / (total rate out of s0),
-  // the quantile of staying in s0, when the window's decomposition is not accurate.
+  // exact (cached) value with exact = true. The window's quantile is a Poisson mixture
+  // (poisson_survival.h); beyond its range, ln(1/alpha) / (total rate out of s0), the quantile
+  // of staying in s0.
   // Lossy silence chain (loss > 0): the silence lasts at least until the first region change
   // (pathwise), so the region-exit quantile of s0's region (region_chain_of, the same rounded
   // rates) is a lower bound: it is used, shrunk by 1e-9 relative, when that region chain is
