@@ -20,7 +20,7 @@
 // [a, b] of relative width <= 1e-12 with S(a) > alpha >= S(b) as evaluated here. Up to
 // Lambda t = kDirectMass the Poisson weights start from e^-Lambda t (no underflow); beyond, the
 // series starts at k0 = Lambda t - 10 sqrt(Lambda t) (the left-out lower tail is below e^-50)
-// from exp(log of the Poisson mass, through lgamma), which costs about 1e-11 relative in S at
+// from exp(log of the Poisson mass, ln k0! by Stirling's series), which costs about 1e-11 relative in S at
 // the largest masses. Where Lambda t would exceed kMaxMass (the cost grows as Lambda t times
 // the number of states) the object gives up: quantile() returns NaN and callers use the slower
 // paths (spectral_exit.h, uniformization.h). The results agree with those paths and with
