@@ -7,12 +7,16 @@
 # then every arm's worst ratio over the loads and the worst ratio of the hou_shin* arms.
 # Issue 13's target: every hou_shin* arm >= 0.5 x fixed. A benchmark, not a test: it only
 # prints (exit 0 unless a run fails); the figures depend on the machine and its load, and only
-# ratios measured in one invocation are comparable.
-# Usage: bench/tout_bench.sh [BUILD_DIR] [REPLICATIONS]   (defaults: build, 1)
+# ratios measured in one invocation are comparable. On a shared machine one simulation's wall
+# time moves by tens of percent with the other processes, so the whole set is run REPEATS times
+# and every (run, arm) keeps its best events per wall second (the usual best-of-N; the
+# simulations are deterministic, so the repeats do the same work).
+# Usage: bench/tout_bench.sh [BUILD_DIR] [REPLICATIONS] [REPEATS]   (defaults: build, 1, 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 reps=${2:-1}
+repeats=${3:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -30,26 +34,32 @@ for ax in sweep["axes"]:
         json.dump(d, open("%s/load-%g.json" % (tmp, v), "w"), indent=1)
 PY
 
-"$build/fdsim" run "$tmp"/load-*.json --quiet --out "$tmp/out"
+for ((i = 0; i < repeats; ++i)); do
+  "$build/fdsim" run "$tmp"/load-*.json --quiet --out "$tmp/out$i"
+done
 
-/usr/bin/python3 - "$tmp/out" <<'PY'
-import glob, json, sys
+/usr/bin/python3 - "$tmp" "$repeats" <<'PY'
+import glob, json, os, sys
+tmp, repeats = sys.argv[1], int(sys.argv[2])
+print("best of %d invocations per simulation" % repeats)
 print("%-26s %-16s %10s %12s %14s %10s" % ("run", "arm", "wall_s", "events", "events/s", "vs fixed"))
 worst_arm = {}  # arm -> worst ratio to fixed over the runs
 diag = {}
-for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
-    r = json.load(open(f))
-    if "run_stats" not in r:
-        continue
-    for a in r["manifest"]["resolved_config"]["load_sharing"]["arms"]:
-        diag[a["name"]] = a["diagnosis"]
-    sims = r["run_stats"]["simulations"]
-    eps = {s["arms"][0]: s["events_per_wall_s"] for s in sims}
-    wall = {s["arms"][0]: s["wall_time_s"] for s in sims}
-    events = {s["arms"][0]: s["events_dispatched_count"] for s in sims}
+for f in sorted(glob.glob(tmp + "/out0/*.json")):
+    eps, wall, events = {}, {}, {}
+    for i in range(repeats):
+        r = json.load(open(os.path.join(tmp, "out%d" % i, os.path.basename(f))))
+        for a in r["manifest"]["resolved_config"]["load_sharing"]["arms"]:
+            diag[a["name"]] = a["diagnosis"]
+        for s in r["run_stats"]["simulations"]:
+            arm = s["arms"][0]
+            if arm not in eps or s["events_per_wall_s"] > eps[arm]:
+                eps[arm] = s["events_per_wall_s"]
+                wall[arm] = s["wall_time_s"]
+                events[arm] = s["events_dispatched_count"]
     fixed = [a for a in eps if diag.get(a) == "fixed"]
     ref = eps[fixed[0]] if fixed else None
-    name = f.split("/")[-1][:-5]
+    name = os.path.basename(f)[:-5]
     for arm, e in eps.items():
         ratio = ""
         if ref:

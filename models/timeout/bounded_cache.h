@@ -20,7 +20,7 @@ template <size_t N, class V>
 class BoundedCache {
  public:
   using Key = std::array<uint64_t, N>;
-  static constexpr size_t kSlots = 4096;             // a power of two
+  static constexpr size_t kSlots = 2048;             // a power of two
   static constexpr size_t kMaxEntries = kSlots / 2;  // load factor <= 1/2
 
   const V* find(const Key& k) const {
