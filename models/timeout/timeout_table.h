@@ -11,9 +11,6 @@
 // relative error this adds to a rate is at most 5e-4; T_out moves by about the same relative
 // amount. The key is (lo, hi, reflecting_top, s0, rounded lambda, rounded mu, alpha exactly).
 // The quantile is rounded UP to the nanosecond so that S(T_out - allowance) <= alpha holds.
-// It is computed by SpectralExit (spectral_exit.h: one eigendecomposition of the symmetrized
-// tridiagonal sub-generator, then Newton), falling back to the uniformization of exit_chain.h
-// for chains it cannot decompose; the two agree to about 1e-10 relative (tested).
 // A chain whose exit is unreachable (e.g. lambda = 0 in {0,1}) gives Duration::max() ("never
 // suspect"), as does a quantile beyond the Duration range.
 //
@@ -21,7 +18,8 @@
 // at most kSpectralMaxStates states through spectral_quantile (spectral_exit.h), a larger one
 // (the top region) and every lossy silence chain as a Poisson mixture (poisson_survival.h:
 // one pass of O(n) row products, then a scalar series per evaluation, no eigendecomposition),
-// each falling back to the slower paths beyond its range. All of them return the upper end of
+// each falling back to the slower paths (SpectralExit where accurate, else the uniformization
+// of exit_chain.h / uniformization.h) beyond its range. All of them return the upper end of
 // a bracket of relative width <= 1e-12 around the same mathematical quantile, so they agree to
 // about 1e-10 relative (tested).
 //
@@ -29,8 +27,8 @@
 // 1024 entries each, emptied when full; a deterministic function of the queries, and since
 // every stored value is a function of its key alone, hits and misses never change a result).
 // The bound is max_bytes() per table (688 128 bytes on x86-64, tested <= 2 MB), whatever the
-// run; before issue 13 item 7 the memos were std::maps that grew by one entry per key. One table per model instance (no
-// globals); not thread-safe.
+// run (before issue 13 item 7 the memos were std::maps that grew by one entry per key). One
+// table per model instance (no globals); not thread-safe.
 
 #include <cstddef>
 #include <cstdint>
