@@ -1,60 +1,74 @@
 #!/usr/bin/env bash
-# T_out speed on the flagship scenario (scenarios/sweeps/flagship.json, its base at each load
-# of the sweep, one replication): prints every arm's events per wall second as fdsim reports
-# them (run_stats.simulations[].events_per_wall_s) and, for every hou_shin* arm, the ratio to
-# the fixed arm of the same run. Issue 13 asks for a ratio >= 0.5. A hou_shin arm (no extra
-# broadcasts) is added to the flagship's arms so that both Hou-Shin arms are measured.
-# Usage: bench/tout_bench.sh [BUILD_DIR] [REPLICATIONS]   (default: build, 1)
-# A benchmark, not a test: the figures depend on the machine and its load (ratios of one
-# invocation are what to compare).
+# T_out speed (issue 13, item 7) on a fixed scenario, bench/inputs/tout-flagship.json (the
+# flagship base of issue 13 at loads 0.6, 0.8 and 0.95, arms none, fixed_5s, hou_shin,
+# hou_shin_extra, oracle). Every arm is its own simulation, so fdsim reports each arm's events
+# per wall second (run_stats.simulations[].events_per_wall_s). Prints, per load point and arm:
+# wall seconds, events, events per wall second and the ratio to the `fixed` arm of the same run;
+# then every arm's worst ratio over the loads and the worst ratio of the hou_shin* arms.
+# Issue 13's target: every hou_shin* arm >= 0.5 x fixed. A benchmark, not a test: it only
+# prints (exit 0 unless a run fails); the figures depend on the machine and its load, and only
+# ratios measured in one invocation are comparable. On a shared machine one simulation's wall
+# time moves by tens of percent with the other processes, so the whole set is run REPEATS times
+# and every (run, arm) keeps its best events per wall second (the usual best-of-N; the
+# simulations are deterministic, so the repeats do the same work).
+# Usage: bench/tout_bench.sh [BUILD_DIR] [REPLICATIONS] [REPEATS]   (defaults: build, 1, 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 reps=${2:-1}
+repeats=${3:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 /usr/bin/python3 - "$tmp" "$reps" <<'PY'
-import json, sys
+import copy, json, sys
 tmp, reps = sys.argv[1], int(sys.argv[2])
-sweep = json.load(open("scenarios/sweeps/flagship.json"))
-base = sweep["base"]
+sweep = json.load(open("bench/inputs/tout-flagship.json"))
 for ax in sweep["axes"]:
     assert ax["path"] == "$.workload.arrival_rate_per_s"
     for v in ax["values"]:
-        d = json.loads(json.dumps(base))
+        d = copy.deepcopy(sweep["base"])
         d["name"] = "tout-bench-%g" % v
         d["replications"] = reps
         d["workload"]["arrival_rate_per_s"] = v
-        arms = d["load_sharing"]["arms"]
-        if not any(a["diagnosis"] == "hou_shin" for a in arms):
-            arms.insert(2, {"name": "hou_shin", "diagnosis": "hou_shin", "alpha": 0.05})
         json.dump(d, open("%s/load-%g.json" % (tmp, v), "w"), indent=1)
 PY
 
-"$build/fdsim" run "$tmp"/load-*.json --quiet --out "$tmp/out"
+for ((i = 0; i < repeats; ++i)); do
+  "$build/fdsim" run "$tmp"/load-*.json --quiet --out "$tmp/out$i"
+done
 
-/usr/bin/python3 - "$tmp/out" <<'PY'
-import glob, json, sys
-worst = None
+/usr/bin/python3 - "$tmp" "$repeats" <<'PY'
+import glob, json, os, sys
+tmp, repeats = sys.argv[1], int(sys.argv[2])
+print("best of %d invocations per simulation" % repeats)
 print("%-26s %-16s %10s %12s %14s %10s" % ("run", "arm", "wall_s", "events", "events/s", "vs fixed"))
-for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
-    r = json.load(open(f))
-    sims = r["run_stats"]["simulations"]
-    eps = {s["arms"][0]: s["events_per_wall_s"] for s in sims}
-    wall = {s["arms"][0]: s["wall_time_s"] for s in sims}
-    events = {s["arms"][0]: s["events_dispatched_count"] for s in sims}
-    diag = {a["name"]: a["diagnosis"] for a in r["manifest"]["resolved_config"]["load_sharing"]["arms"]} \
-        if "resolved_config" in r.get("manifest", {}) else {}
-    fixed = [a for a in eps if diag.get(a, a).startswith("fixed")]
+worst_arm = {}  # arm -> worst ratio to fixed over the runs
+diag = {}
+for f in sorted(glob.glob(tmp + "/out0/*.json")):
+    eps, wall, events = {}, {}, {}
+    for i in range(repeats):
+        r = json.load(open(os.path.join(tmp, "out%d" % i, os.path.basename(f))))
+        for a in r["manifest"]["resolved_config"]["load_sharing"]["arms"]:
+            diag[a["name"]] = a["diagnosis"]
+        for s in r["run_stats"]["simulations"]:
+            arm = s["arms"][0]
+            if arm not in eps or s["events_per_wall_s"] > eps[arm]:
+                eps[arm] = s["events_per_wall_s"]
+                wall[arm] = s["wall_time_s"]
+                events[arm] = s["events_dispatched_count"]
+    fixed = [a for a in eps if diag.get(a) == "fixed"]
     ref = eps[fixed[0]] if fixed else None
-    name = f.split("/")[-1][:-5]
+    name = os.path.basename(f)[:-5]
     for arm, e in eps.items():
         ratio = ""
-        if ref and diag.get(arm, arm).startswith("hou_shin"):
+        if ref:
             q = e / ref
             ratio = "%.2f" % q
-            worst = q if worst is None else min(worst, q)
+            worst_arm[arm] = min(worst_arm.get(arm, q), q)
         print("%-26s %-16s %10.3f %12d %14.0f %10s" % (name, arm, wall[arm], events[arm], e, ratio))
-print("worst hou_shin*/fixed ratio: %s (target >= 0.5)" % ("%.2f" % worst if worst else "n/a"))
+print("worst ratio to fixed per arm: " +
+      ", ".join("%s %.2f" % (a, q) for a, q in worst_arm.items()))
+hs = [q for a, q in worst_arm.items() if diag.get(a, "").startswith("hou_shin")]
+print("worst hou_shin*/fixed ratio: %s (target >= 0.5)" % ("%.2f" % min(hs) if hs else "n/a"))
 PY

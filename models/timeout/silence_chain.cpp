@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "models/timeout/poisson_survival.h"
 #include "models/timeout/spectral_exit.h"
 #include "models/timeout/uniformization.h"
 
@@ -103,6 +104,9 @@ double silence_survival(const SilenceChain& c, int64_t s0, double t_s) {
   if (c.loss == 0) return survival(r, s0, t_s);
   Eigen::VectorXd d, up, lo;
   diagonals(c, &d, &up, &lo);
+  PoissonSurvival ps(d, up, lo, static_cast<Eigen::Index>(s0));
+  const double s = ps.survival(t_s);
+  if (!std::isnan(s)) return s;
   const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0));
   if (e.accurate()) return e.survival(t_s);
   UniformizedExp u(dense(d, up, lo));
@@ -114,6 +118,9 @@ double silence_quantile(const SilenceChain& c, int64_t s0, double alpha) {
   if (c.loss == 0) return spectral_quantile(r, s0, alpha);
   Eigen::VectorXd d, up, lo;
   diagonals(c, &d, &up, &lo);
+  PoissonSurvival ps(d, up, lo, static_cast<Eigen::Index>(s0));
+  const double q = ps.quantile(alpha);
+  if (!std::isnan(q)) return q;
   const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0));
   if (e.accurate()) return e.quantile(alpha);
   UniformizedExp u(dense(d, up, lo));

@@ -42,7 +42,9 @@ void validate(const SilenceChain& c);
 ExitChain region_chain_of(const SilenceChain& c, int64_t s0);
 
 // P(silence > t | s0), and its alpha-quantile (inf { t : P <= alpha }, +infinity if never).
-// loss = 0 gives exactly survival / spectral_quantile of region_chain_of(c, s0).
+// loss = 0 gives exactly survival / spectral_quantile of region_chain_of(c, s0). loss > 0 is
+// computed as a Poisson mixture (poisson_survival.h: exact series, no eigendecomposition),
+// falling back to SpectralExit / uniformization only beyond its range (Lambda t > 5000).
 double silence_survival(const SilenceChain& c, int64_t s0, double t_s);
 double silence_quantile(const SilenceChain& c, int64_t s0, double alpha);
 

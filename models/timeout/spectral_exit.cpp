@@ -152,7 +152,6 @@ double SpectralExit::quantile(double alpha) const {
   if (!(alpha > 0 && alpha < 1)) fail("alpha must be in (0, 1)", alpha);
   if (!usable_) fail("used although not usable", alpha);
   auto surv = [&](double t) { return survival(t); };
-  auto dens = [&](double t) { return density(t); };
   // Bracket [a, b]: S(a) > alpha >= S(b). Start from the slowest mode's tail estimate.
   const double slow = -eig_(slowest_);
   const double limit = 1e18 / std::max(max_rate_, 1e-300);
@@ -166,12 +165,18 @@ double SpectralExit::quantile(double alpha) const {
   double t = std::log(std::max(coef_(slowest_), 1e-300) / alpha) / slow;
   if (!(t > a && t < b)) t = 0.5 * (a + b);
   for (int iter = 0; iter < 200 && b - a > kRelWidth * b; ++iter) {
-    const double s = surv(t);
+    // S(t) and f(t) in one pass over the modes (the same sums as survival() and density()).
+    if (!(t >= 0) || !std::isfinite(t)) fail("time must be finite and >= 0", t);
+    double s = 0, f = 0;
+    for (Eigen::Index k = 0; k < n_; ++k) {
+      const double e = std::exp(eig_(k) * t);
+      s += coef_(k) * e;
+      f -= coef_(k) * eig_(k) * e;
+    }
     if (s > alpha)
       a = t;
     else
       b = t;
-    const double f = dens(t);
     double next = f > 0 ? t + (s - alpha) / f : 0.5 * (a + b);
     if (!(next > a && next < b)) next = 0.5 * (a + b);
     // Newton converged: close the bracket around the root on the side it has not reached.

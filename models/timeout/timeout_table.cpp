@@ -1,15 +1,15 @@
 #include "models/timeout/timeout_table.h"
 
-#include "models/timeout/spectral_exit.h"
-
-#include <vector>
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <vector>
+
+#include "models/timeout/poisson_survival.h"
+#include "models/timeout/spectral_exit.h"
 
 namespace fdsim::timeout {
 
@@ -63,20 +63,80 @@ ExitChain TimeoutTable::rounded(const ExitChain& chain) {
   return c;
 }
 
+namespace {
+
+uint64_t word(RoundedRate r) {
+  return (uint64_t(r.mantissa) << 20) | uint64_t(uint32_t(r.exponent + 0x80000) & 0xFFFFFu);
+}
+
+// The diagonals of the sub-generator of a region chain (exit_chain.h).
+void region_diagonals(const ExitChain& c, Eigen::VectorXd* d, Eigen::VectorXd* up,
+                      Eigen::VectorXd* lo) {
+  const Eigen::Index n = static_cast<Eigen::Index>(c.hi - c.lo + 1);
+  *d = Eigen::VectorXd(n);
+  *up = Eigen::VectorXd(n - 1);
+  *lo = Eigen::VectorXd(n - 1);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const int64_t s = c.lo + i;
+    const double birth = (s == c.hi && c.reflecting_top) ? 0.0 : c.lambda;
+    const double death = s >= 1 ? c.mu : 0.0;
+    (*d)(i) = -(birth + death);
+    if (i + 1 < n) {
+      (*up)(i) = birth;
+      (*lo)(i) = c.mu;  // death from s + 1 >= 1
+    }
+  }
+}
+
+// The exact quantile of a (rounded) region chain: see the header for the choice of method.
+double region_quantile(const ExitChain& c, int64_t s0, double alpha) {
+  if (c.hi - c.lo + 1 > TimeoutTable::kSpectralMaxStates && exit_reachable(c, s0)) {
+    Eigen::VectorXd d, up, lo;
+    region_diagonals(c, &d, &up, &lo);
+    PoissonSurvival ps(d, up, lo, static_cast<Eigen::Index>(s0 - c.lo));
+    const double q = ps.quantile(alpha);
+    if (!std::isnan(q)) return q;
+  }
+  return spectral_quantile(c, s0, alpha);
+}
+
+}  // namespace
+
+TimeoutTable::Key TimeoutTable::key_of(const ExitChain& chain, int64_t s0, double alpha) {
+  return Key{uint64_t(chain.lo),
+             uint64_t(chain.hi),
+             uint64_t(chain.reflecting_top),
+             uint64_t(s0),
+             word(round_4_significant(chain.lambda)),
+             word(round_4_significant(chain.mu)),
+             std::bit_cast<uint64_t>(alpha)};
+}
+
+TimeoutTable::LossyKey TimeoutTable::key_of(const SilenceChain& chain, int64_t s0, double alpha) {
+  return LossyKey{uint64_t(chain.th_u),
+                  uint64_t(chain.th_f),
+                  uint64_t(s0),
+                  word(round_4_significant(chain.lambda[0])),
+                  word(round_4_significant(chain.lambda[1])),
+                  word(round_4_significant(chain.lambda[2])),
+                  word(round_4_significant(chain.mu)),
+                  std::bit_cast<uint64_t>(chain.loss),
+                  std::bit_cast<uint64_t>(alpha)};
+}
+
+SilenceChain TimeoutTable::rounded(const SilenceChain& chain) {
+  SilenceChain c = chain;
+  for (double& l : c.lambda) l = round_4_significant(l).value();
+  c.mu = round_4_significant(chain.mu).value();
+  return c;
+}
+
 double TimeoutTable::quantile_s(const ExitChain& chain, int64_t s0, double alpha) {
   validate(chain);
-  const Key key{chain.lo,
-                chain.hi,
-                chain.reflecting_top,
-                s0,
-                round_4_significant(chain.lambda),
-                round_4_significant(chain.mu),
-                std::bit_cast<uint64_t>(alpha)};
-  auto it = cache_.find(key);
-  if (it != cache_.end()) return it->second;
-  const ExitChain c = rounded(chain);
-  const double q = spectral_quantile(c, s0, alpha);
-  cache_.emplace(key, q);
+  const Key key = key_of(chain, s0, alpha);
+  if (const double* hit = cache_.find(key)) return *hit;
+  const double q = region_quantile(rounded(chain), s0, alpha);
+  cache_.put(key, q);
   return q;
 }
 
@@ -102,22 +162,10 @@ Duration TimeoutTable::t_out(const ExitChain& chain, int64_t s0, double alpha,
 double TimeoutTable::quantile_s(const SilenceChain& chain, int64_t s0, double alpha) {
   if (chain.loss == 0) return quantile_s(region_chain_of(chain, s0), s0, alpha);
   validate(chain);
-  const LossyKey key{chain.th_u,
-                     chain.th_f,
-                     s0,
-                     round_4_significant(chain.lambda[0]),
-                     round_4_significant(chain.lambda[1]),
-                     round_4_significant(chain.lambda[2]),
-                     round_4_significant(chain.mu),
-                     std::bit_cast<uint64_t>(chain.loss),
-                     std::bit_cast<uint64_t>(alpha)};
-  auto it = lossy_cache_.find(key);
-  if (it != lossy_cache_.end()) return it->second;
-  SilenceChain c = chain;
-  c.lambda = {key.lambda_u.value(), key.lambda_m.value(), key.lambda_o.value()};
-  c.mu = key.mu.value();
-  const double q = silence_quantile(c, s0, alpha);
-  lossy_cache_.emplace(key, q);
+  const LossyKey key = key_of(chain, s0, alpha);
+  if (const double* hit = lossy_cache_.find(key)) return *hit;
+  const double q = silence_quantile(rounded(chain), s0, alpha);
+  lossy_cache_.put(key, q);
   return q;
 }
 
@@ -152,11 +200,10 @@ TimeoutTable::Bound window_bound(const std::vector<double>& birth, const std::ve
     }
   }
   const double out = -d(static_cast<Eigen::Index>(s0 - a));
-  const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0 - a));
-  if (e.accurate()) {
-    const double q = e.quantile(alpha);
-    if (std::isfinite(q)) return {q * (1 - 1e-9), false};
-  }
+  PoissonSurvival ps(d, up, lo, static_cast<Eigen::Index>(s0 - a));
+  // A bound needs no more than 3 digits: the lower end of a bracket of relative width 1e-3.
+  const double q = ps.quantile_lower_bound(alpha, 1e-3);
+  if (std::isfinite(q)) return {q * (1 - 1e-9), false};
   // Staying in s0 for t has probability exp(-out t) <= S(t).
   if (out <= 0) return {std::numeric_limits<double>::infinity(), false};
   return {std::log(1 / alpha) / out * (1 - 1e-9), false};
@@ -168,15 +215,8 @@ TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const ExitChain& chain,
                                                          double alpha) {
   validate(chain);
   if (chain.hi - chain.lo <= 2 * kWindow) return {quantile_s(chain, s0, alpha), true};
-  const Key key{chain.lo,
-                chain.hi,
-                chain.reflecting_top,
-                s0,
-                round_4_significant(chain.lambda),
-                round_4_significant(chain.mu),
-                std::bit_cast<uint64_t>(alpha)};
-  auto it = bound_cache_.find(key);
-  if (it != bound_cache_.end()) return it->second;
+  const Key key = key_of(chain, s0, alpha);
+  if (const Bound* hit = bound_cache_.find(key)) return *hit;
   const ExitChain c = rounded(chain);
   const size_t n = size_t(c.hi - c.lo + 1);
   std::vector<double> birth(n), death(n), keep(n, 1.0);
@@ -186,7 +226,7 @@ TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const ExitChain& chain,
     death[i] = s >= 1 ? c.mu : 0.0;
   }
   const Bound b = window_bound(birth, death, keep, s0 - c.lo, alpha);
-  bound_cache_.emplace(key, b);
+  bound_cache_.put(key, b);
   return b;
 }
 
@@ -194,30 +234,28 @@ TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const SilenceChain& cha
                                                          double alpha) {
   if (chain.loss == 0) return quantile_lower_bound_s(region_chain_of(chain, s0), s0, alpha);
   validate(chain);
-  const LossyKey key{chain.th_u,
-                     chain.th_f,
-                     s0,
-                     round_4_significant(chain.lambda[0]),
-                     round_4_significant(chain.lambda[1]),
-                     round_4_significant(chain.lambda[2]),
-                     round_4_significant(chain.mu),
-                     std::bit_cast<uint64_t>(chain.loss),
-                     std::bit_cast<uint64_t>(alpha)};
-  auto it = lossy_bound_cache_.find(key);
-  if (it != lossy_bound_cache_.end()) return it->second;
-  SilenceChain c = chain;
-  c.lambda = {key.lambda_u.value(), key.lambda_m.value(), key.lambda_o.value()};
-  c.mu = key.mu.value();
-  const size_t n = size_t(c.top() + 1);
-  std::vector<double> birth(n), death(n), keep(n, 1.0);
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t s = int64_t(i);
-    birth[i] = s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))];
-    death[i] = s >= 1 ? c.mu : 0.0;
-    if (s < c.top() && c.region_of(s) != c.region_of(s + 1)) keep[i] = c.loss;
+  const LossyKey key = key_of(chain, s0, alpha);
+  if (const Bound* hit = lossy_bound_cache_.find(key)) return *hit;
+  const ExitChain region = region_chain_of(chain, s0);
+  Bound b;
+  if (region.hi - region.lo + 1 <= kSpectralMaxStates) {
+    // silence >= region exit time pathwise, so the region-exit quantile is below the silence's.
+    const double q = quantile_s(region, s0, alpha);
+    b = Bound{std::isfinite(q) ? q * (1 - 1e-9) : q, false};
+  } else {
+    // A large region (the top one): the window of the lossy chain around s0.
+    const SilenceChain c = rounded(chain);
+    const size_t n = size_t(c.top() + 1);
+    std::vector<double> birth(n), death(n), keep(n, 1.0);
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t s = int64_t(i);
+      birth[i] = s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))];
+      death[i] = s >= 1 ? c.mu : 0.0;
+      if (s < c.top() && c.region_of(s) != c.region_of(s + 1)) keep[i] = c.loss;
+    }
+    b = window_bound(birth, death, keep, s0, alpha);
   }
-  const Bound b = window_bound(birth, death, keep, s0, alpha);
-  lossy_bound_cache_.emplace(key, b);
+  lossy_bound_cache_.put(key, b);
   return b;
 }
 

@@ -11,21 +11,29 @@
 // relative error this adds to a rate is at most 5e-4; T_out moves by about the same relative
 // amount. The key is (lo, hi, reflecting_top, s0, rounded lambda, rounded mu, alpha exactly).
 // The quantile is rounded UP to the nanosecond so that S(T_out - allowance) <= alpha holds.
-// It is computed by SpectralExit (spectral_exit.h: one eigendecomposition of the symmetrized
-// tridiagonal sub-generator, then Newton), falling back to the uniformization of exit_chain.h
-// for chains it cannot decompose; the two agree to about 1e-10 relative (tested).
 // A chain whose exit is unreachable (e.g. lambda = 0 in {0,1}) gives Duration::max() ("never
 // suspect"), as does a quantile beyond the Duration range.
 //
-// The cache grows by one entry per distinct key and is never evicted; with rates rounded to 4
-// digits a run sees a bounded number of keys in practice. One table per model instance (no
-// globals); not thread-safe.
+// Exact paths (which numerical method gives the quantile of a rounded chain): a region chain of
+// at most kSpectralMaxStates states through spectral_quantile (spectral_exit.h), a larger one
+// (the top region) and every lossy silence chain as a Poisson mixture (poisson_survival.h:
+// one pass of O(n) row products, then a scalar series per evaluation, no eigendecomposition),
+// each falling back to the slower paths (SpectralExit where accurate, else the uniformization
+// of exit_chain.h / uniformization.h) beyond its range. All of them return the upper end of
+// a bracket of relative width <= 1e-12 around the same mathematical quantile, so they agree to
+// about 1e-10 relative (tested).
+//
+// Memory: the values are memoized in four bounded memos (bounded_cache.h: 2048 slots, at most
+// 1024 entries each, emptied when full; a deterministic function of the queries, and since
+// every stored value is a function of its key alone, hits and misses never change a result).
+// The bound is max_bytes() per table (688 128 bytes on x86-64, tested <= 2 MB), whatever the
+// run (before issue 13 item 7 the memos were std::maps that grew by one entry per key). One
+// table per model instance (no globals); not thread-safe.
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <tuple>
 
+#include "models/timeout/bounded_cache.h"
 #include "models/timeout/exit_chain.h"
 #include "models/timeout/silence_chain.h"
 #include "sim/engine/time.h"
@@ -54,43 +62,52 @@ class TimeoutTable {
   double quantile_s(const SilenceChain& chain, int64_t s0, double alpha);
 
   // A cheap lower bound of quantile_s, never above it (callers arm a timer there and compute
-  // the exact value only if the silence gets that long, which is rare): the quantile of the
-  // rounded chain restricted to the states within kWindow of s0, where leaving the window
-  // counts as an exit, so that its survival is below the chain's at every t (shrunk by 1e-9
-  // relative for rounding); if that window is the whole chain, the exact (cached) value with
-  // exact = true. Falls back to ln(1/alpha) / (total rate out of s0), the quantile of staying
-  // in s0, when the window's decomposition is not accurate.
+  // the exact value only if the silence gets that long, which is rare).
+  // Region chain: the quantile of the rounded chain restricted to the states within kWindow of
+  // s0, where leaving the window counts as an exit, so that its survival is below the chain's
+  // at every t (shrunk by 1e-9 relative for rounding); if that window is the whole chain, the
+  // exact (cached) value with exact = true. The window's quantile is a Poisson mixture
+  // (poisson_survival.h); beyond its range, ln(1/alpha) / (total rate out of s0), the quantile
+  // of staying in s0.
+  // Lossy silence chain (loss > 0): the silence lasts at least until the first region change
+  // (pathwise), so the region-exit quantile of s0's region (region_chain_of, the same rounded
+  // rates) is a lower bound: it is used, shrunk by 1e-9 relative, when that region chain is
+  // small (its value is then exact and cheap, and shared with the loss = 0 queries); for a
+  // large region (s0 in the top region) the window bound above, on the lossy chain (leaving the
+  // window is an exit; a crossing of a region boundary inside it keeps its weight `loss`).
   struct Bound {
     double q_s;
     bool exact;
   };
   static constexpr int64_t kWindow = 8;
+  // Region chains up to this many states go through SpectralExit, larger ones through
+  // PoissonSurvival (see the header comment).
+  static constexpr int64_t kSpectralMaxStates = 2 * kWindow + 1;
   Bound quantile_lower_bound_s(const ExitChain& chain, int64_t s0, double alpha);
   Bound quantile_lower_bound_s(const SilenceChain& chain, int64_t s0, double alpha);
   // The chain actually used for a query: rates rounded to 4 significant digits.
   static ExitChain rounded(const ExitChain& chain);
+  // Entries currently memoized (exact values only, not bounds).
   size_t size() const { return cache_.size() + lossy_cache_.size(); }
+  // The most memory the memos of one table ever hold.
+  static constexpr size_t max_bytes() {
+    return BoundedCache<7, double>::max_bytes() + BoundedCache<9, double>::max_bytes() +
+           BoundedCache<7, Bound>::max_bytes() + BoundedCache<9, Bound>::max_bytes();
+  }
 
  private:
-  struct Key {
-    int64_t lo, hi;
-    bool reflecting_top;
-    int64_t s0;
-    RoundedRate lambda, mu;
-    uint64_t alpha_bits;
-    auto operator<=>(const Key&) const = default;
-  };
-  struct LossyKey {
-    int64_t th_u, th_f, s0;
-    RoundedRate lambda_u, lambda_m, lambda_o, mu;
-    uint64_t loss_bits, alpha_bits;
-    auto operator<=>(const LossyKey&) const = default;
-  };
+  // (lo, hi, reflecting_top, s0, rounded lambda, rounded mu, alpha bits) and (th_u, th_f, s0,
+  // rounded lambda_u, lambda_m, lambda_o, mu, loss bits, alpha bits) as words.
+  using Key = BoundedCache<7, double>::Key;
+  using LossyKey = BoundedCache<9, double>::Key;
+  static Key key_of(const ExitChain& chain, int64_t s0, double alpha);
+  static LossyKey key_of(const SilenceChain& chain, int64_t s0, double alpha);
+  static SilenceChain rounded(const SilenceChain& chain);
   Duration to_t_out(double q_s, Duration allowance) const;
-  std::map<Key, double> cache_;
-  std::map<LossyKey, double> lossy_cache_;
-  std::map<Key, Bound> bound_cache_;  // the lower bounds, same keys (never in size())
-  std::map<LossyKey, Bound> lossy_bound_cache_;
+  BoundedCache<7, double> cache_;
+  BoundedCache<9, double> lossy_cache_;
+  BoundedCache<7, Bound> bound_cache_;  // the lower bounds, same keys (never in size())
+  BoundedCache<9, Bound> lossy_bound_cache_;
 };
 
 }  // namespace fdsim::timeout

@@ -1,0 +1,223 @@
+#include "models/timeout/poisson_survival.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+namespace fdsim::timeout {
+
+namespace {
+
+[[noreturn]] void fail(const char* what, double v) {
+  std::fprintf(stderr, "fdsim: internal error: poisson survival: %s (%.17g)\n", what, v);
+  std::abort();
+}
+
+constexpr double kRelWidth = 1e-12;
+
+// ln(n!) for n >= 100 by Stirling's series (the next term, 1 / (1680 n^7), is below 1e-17):
+// unlike std::lgamma it writes no global (signgam), so simulations may run in threads.
+double log_factorial(double n) {
+  const double n2 = n * n;
+  return n * std::log(n) - n + 0.5 * std::log(2 * 3.14159265358979323846 * n) +
+         1.0 / (12 * n) - 1.0 / (360 * n * n2) + 1.0 / (1260 * n * n2 * n2);
+}
+
+}  // namespace
+
+PoissonSurvival::PoissonSurvival(const Eigen::VectorXd& diag, const Eigen::VectorXd& upper,
+                                 const Eigen::VectorXd& lower, Eigen::Index start)
+    : n_(diag.size()) {
+  if (n_ == 0 || upper.size() != n_ - 1 || lower.size() != n_ - 1)
+    fail("diagonals of inconsistent sizes", double(n_));
+  if (start < 0 || start >= n_) fail("start state out of range", double(start));
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    if (!(diag(i) <= 0) || !std::isfinite(diag(i))) fail("diagonal must be finite and <= 0", diag(i));
+    rate_ = std::max(rate_, -diag(i));
+    if (i + 1 < n_ && !(upper(i) >= 0 && lower(i) >= 0 && std::isfinite(upper(i)) &&
+                        std::isfinite(lower(i))))
+      fail("off-diagonal rates must be finite and >= 0", i);
+  }
+  const size_t n = size_t(n_);
+  pd_.assign(n, 1.0);
+  pu_.assign(n, 0.0);
+  pl_.assign(n, 0.0);
+  if (rate_ > 0) {
+    for (size_t i = 0; i < n; ++i) {
+      pd_[i] = 1.0 + diag(Eigen::Index(i)) / rate_;
+      if (i + 1 < n) {
+        pu_[i] = upper(Eigen::Index(i)) / rate_;
+        pl_[i] = lower(Eigen::Index(i)) / rate_;
+      }
+    }
+  }
+  pu_.insert(pu_.begin(), 0.0);  // pu_[j] = P(j-1, j) from here on, pu_[0] = 0
+  row_.assign(n + 2, 0.0);
+  next_.assign(n + 2, 0.0);
+  row_[size_t(start) + 1] = 1.0;
+  lo_ = hi_ = start;
+  v_.push_back(1.0);
+}
+
+void PoissonSurvival::extend_to(size_t k) {
+  // row_ and next_ are padded with one zero at each end (index j + 1 holds state j), and
+  // pu_(-1) = pl_(n-1) = 0, so the product needs no bounds tests.
+  while (v_.size() <= k) {
+    // next = row P on the support grown by one state each side.
+    const Eigen::Index lo = std::max<Eigen::Index>(0, lo_ - 1);
+    const Eigen::Index hi = std::min<Eigen::Index>(n_ - 1, hi_ + 1);
+    const double* r = row_.data() + 1;
+    double* out = next_.data() + 1;
+    const double* pd = pd_.data();
+    const double* pu = pu_.data() + 1;  // pu[j - 1] = P(j-1, j), pu[-1] = 0
+    const double* pl = pl_.data();      // pl[j] = P(j+1, j), pl[n-1] = 0
+    double sum = 0;
+    for (Eigen::Index j = lo; j <= hi; ++j) {
+      const double x = r[j] * pd[j] + r[j - 1] * pu[j - 1] + r[j + 1] * pl[j];
+      out[j] = x;
+      sum += x;
+    }
+    row_.swap(next_);
+    lo_ = lo;
+    hi_ = hi;
+    v_.push_back(sum);
+  }
+}
+
+bool PoissonSurvival::evaluate(double t_s, double* s, double* f) {
+  if (!(t_s >= 0) || !std::isfinite(t_s)) fail("time must be finite and >= 0", t_s);
+  const double x = rate_ * t_s;
+  if (x > kMaxMass) return false;
+  // Terms below k0 are left out when x > kDirectMass (the Poisson lower tail below
+  // x - 10 sqrt(x) is at most e^-50); p_k0 from the log of the Poisson mass.
+  size_t k0 = 0;
+  double p;
+  if (x <= kDirectMass) {
+    p = std::exp(-x);
+  } else {
+    k0 = size_t(std::floor(x - 10.0 * std::sqrt(x)));  // >= 355 since x > 600
+    p = std::exp(-x + double(k0) * std::log(x) - log_factorial(double(k0)));
+  }
+  double sum_s = 0, sum_f = 0;
+  for (size_t k = k0;; ++k) {
+    if (k + 1 >= v_.size()) extend_to(k + 1);
+    while (inv_.size() <= k) inv_.push_back(1.0 / double(inv_.size() + 1));
+    sum_s += p * v_[k];
+    sum_f += p * (v_[k] - v_[k + 1]);
+    const double next = p * x * inv_[k];  // p_{k+1} = p_k x / (k + 1)
+    // Tail after terms 0..k: at most p_{k+1} / (1 - x / (k + 2)) once k + 2 > x
+    // (uniformization.h); v and v_k - v_{k+1} are in [0, 1].
+    const double k2 = double(k) + 2;
+    if (k2 > x && next * k2 < kTail * (k2 - x)) break;
+    p = next;
+  }
+  *s = sum_s;
+  *f = rate_ * sum_f;
+  return true;
+}
+
+double PoissonSurvival::survival(double t_s) {
+  double s, f;
+  if (!evaluate(t_s, &s, &f)) return std::numeric_limits<double>::quiet_NaN();
+  return s;
+}
+
+double PoissonSurvival::density(double t_s) {
+  double s, f;
+  if (!evaluate(t_s, &s, &f)) return std::numeric_limits<double>::quiet_NaN();
+  return f;
+}
+
+bool PoissonSurvival::bracket(double alpha, double rel_width, double* lo_s, double* hi_s) {
+  if (!(alpha > 0 && alpha < 1)) fail("alpha must be in (0, 1)", alpha);
+  // A first guess from the k-step survivals: S(t) is an average of v_k over k ~ Poisson(Lambda
+  // t), so it crosses alpha near t = k* / Lambda where v_k* <= alpha (found while extending v,
+  // which evaluations near the root need anyway). Then a bracket [a, b] with S(a) > alpha >=
+  // S(b) around it, widened by doubling if needed.
+  size_t k_star = 0;
+  while (v_[k_star] > alpha) {
+    if (double(k_star) > kMaxMass) return false;
+    ++k_star;
+    extend_to(k_star);
+  }
+  const double spread = 3.0 * std::sqrt(double(k_star)) + 2.0;
+  double a = std::max(0.0, (double(k_star) - spread) / rate_);
+  double b = (double(k_star) + spread) / rate_;
+  double sa = 1, sb, f;
+  if (a > 0) {
+    if (!evaluate(a, &sa, &f)) return false;
+    if (!(sa > alpha)) {  // the guess was late: [0, a] brackets the root
+      b = a;
+      a = 0;
+      sa = 1;
+    }
+  }
+  for (;;) {
+    if (!evaluate(b, &sb, &f)) return false;
+    if (sb <= alpha) break;
+    a = b;
+    sa = sb;
+    b *= 2;
+  }
+  // Start inside the bracket where log S, interpolated linearly, meets log alpha.
+  double t = 0.5 * (a + b);
+  if (sb > 0 && sa > sb) t = a + (b - a) * std::log(sa / alpha) / std::log(sa / sb);
+  if (!(t > a && t < b)) t = 0.5 * (a + b);
+  for (int iter = 0; iter < 200 && b - a > rel_width * b; ++iter) {
+    double s, f;
+    if (!evaluate(t, &s, &f)) return false;
+    if (s > alpha)
+      a = t;
+    else
+      b = t;
+    double next = f > 0 ? t + (s - alpha) / f : 0.5 * (a + b);
+    if (!(next > a && next < b)) next = 0.5 * (a + b);
+    // Newton converged: close the bracket around the root on the side it has not reached.
+    if (std::abs(next - t) <= 0.25 * rel_width * t) {
+      const double h = 0.5 * rel_width * t;
+      const double lo = std::max(a, t - h), hi = std::min(b, t + h);
+      double sl, fl, sh, fh;
+      if (!evaluate(lo, &sl, &fl) || !evaluate(hi, &sh, &fh)) return false;
+      if (sl > alpha) a = lo;
+      if (sh <= alpha) b = hi;
+      next = 0.5 * (a + b);
+    }
+    t = next;
+  }
+  *lo_s = a;
+  *hi_s = b;
+  return true;
+}
+
+double PoissonSurvival::quantile(double alpha) {
+  if (!(alpha > 0 && alpha < 1)) fail("alpha must be in (0, 1)", alpha);
+  if (rate_ == 0) return std::numeric_limits<double>::infinity();
+  double a, b;
+  if (!bracket(alpha, kRelWidth, &a, &b)) return std::numeric_limits<double>::quiet_NaN();
+  return b;
+}
+
+double PoissonSurvival::quantile_lower_bound(double alpha, double rel_width) {
+  if (!(alpha > 0 && alpha < 1)) fail("alpha must be in (0, 1)", alpha);
+  if (!(rel_width >= kRelWidth && rel_width < 1)) fail("relative width out of range", rel_width);
+  if (rate_ == 0) return std::numeric_limits<double>::infinity();
+  // Shortcut: the first k with v_k <= alpha, k*, puts the quantile near k* / Lambda (a little
+  // above it when v decays geometrically, since E[rho^N] >= rho^E[N]); t = (k* - 1) / Lambda
+  // with S(t) > alpha (one evaluation) is a lower bound already.
+  size_t k_star = 0;
+  while (v_[k_star] > alpha) {
+    if (double(k_star) > kMaxMass) return std::numeric_limits<double>::quiet_NaN();
+    ++k_star;
+    extend_to(k_star);
+  }
+  const double t = (double(k_star) - 1.0) / rate_;
+  double st, ft;
+  if (t > 0 && evaluate(t, &st, &ft) && st > alpha) return t;
+  double a, b;
+  if (!bracket(alpha, rel_width, &a, &b)) return std::numeric_limits<double>::quiet_NaN();
+  return a;
+}
+
+}  // namespace fdsim::timeout
