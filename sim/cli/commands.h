@@ -18,5 +18,7 @@ void add_explain_command(CLI::App& app, int& exit_code);
 void add_trace_command(CLI::App& app, int& exit_code);
 // `timeout`: the Hou-Shin T_out, E[W] and S(t) for given parameters (cmd_timeout.cpp).
 void add_timeout_command(CLI::App& app, int& exit_code);
+// `schema`: the JSON Schema of scenarios or sweeps, or the format reference tables.
+void add_schema_command(CLI::App& app, int& exit_code);
 
 }  // namespace fdsim::cli
