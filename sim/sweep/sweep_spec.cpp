@@ -73,7 +73,7 @@ std::optional<std::vector<json>> expand_range(scenario::ObjectReader& r) {
   if (geometric) {
     factor = r.required_positive("factor", 1.0);
     r.consume("step");
-  } else {
+  } else if (r.has("step")) {
     step = r.required_positive("step", 0.0);
     r.consume("factor");
   }
@@ -124,7 +124,10 @@ class SpecParser {
     scenario::skip_schema_key(r);
     spec.name = r.string("name", fs::path(source_).stem().string());
     spec.description = r.string("description", "");
-    if (r.has("replications")) spec.replications = r.integer("replications", 1, 1, 1000000);
+    if (r.has("replications"))
+      spec.replications = r.integer("replications", 1, 1, 1000000);
+    else
+      r.consume("replications");  // a known key, for "did you mean"
     read_base(r, spec);
     read_axes(r, spec);
     read_constraint(r, spec);
