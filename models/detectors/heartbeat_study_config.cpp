@@ -84,6 +84,12 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
     if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty name");
     if (!arm.name.empty() && !names.insert(arm.name).second)
       a.error("name", "duplicate arm name \"" + arm.name + "\"");
+    {
+      scenario::FieldSpec spec;
+      spec.type = scenario::FieldSpec::Type::object;
+      spec.required = true;
+      a.declare("detector", std::move(spec));
+    }
     if (!a.has("detector")) a.error("detector", "required field is missing (expected an object)");
     a.object("detector", [&](scenario::ObjectReader& d) {
       if (d.present()) arm.detector = parse_detector_config(d);
