@@ -601,12 +601,16 @@ void ObjectReader::finish() {
   if (finished_) return;
   finished_ = true;
   if (obj_ == nullptr) return;
-  std::vector<std::string> known;
-  for (const auto& k : consumed_)
-    if (obj_->find(k) == obj_->end()) known.push_back(k);  // keys read but not given
+  std::vector<std::string> known;  // keys read but not given: the candidates of a typo
+  bool known_listed = false;
   for (auto it = obj_->begin(); it != obj_->end(); ++it) {
-    if (consumed_.find(it.key()) == consumed_.end())
-      diag_.add(child_path(it.key()), unknown_key_message(it.key(), known));
+    if (consumed_.find(it.key()) != consumed_.end()) continue;
+    if (!known_listed) {
+      for (const auto& k : consumed_)
+        if (obj_->find(k) == obj_->end()) known.push_back(k);
+      known_listed = true;
+    }
+    diag_.add(child_path(it.key()), unknown_key_message(it.key(), known));
   }
 }
 
