@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The flagship study: fixed versus adaptive timeouts in Hou-Shin load sharing
-# (scenarios/sweeps/flagship.json: 16 nodes under random crashes, 3 loads x 6 replications,
-# arms none / fixed_5s / hou_shin_extra / oracle on common random numbers).
+# The flagship study, fdsim's main job: is any fixed timeout as good as the adaptive Hou-Shin
+# timeout, and how much does it matter which one you pick? (scenarios/sweeps/flagship.json:
+# Hou-Shin load sharing on 16 nodes under random crashes; 2 repair times x 4 load regimes,
+# stationary and changing uneven load; arms none, fixed 2..60 s, the periodic heartbeat,
+# hou_shin at three alphas, hou_shin_extra, oracle, oracle_extra on common random numbers;
+# 8 replications: the first 8 of the full study scenarios/studies/fixed-vs-adaptive-sweep.json,
+# which scripts/regenerate_results.sh runs with 40.)
 #
 # Runs the sweep from scratch with $FDSIM_BUILD/fdsim (default build/fdsim) in a work directory
 # ($FDSIM_WORK/flagship, default out/flagship: the run files, resumable), then writes into
@@ -9,9 +13,12 @@
 # leaves the checkout unmodified; scripts/regenerate_results.sh sets it to results/flagship):
 #   aggregate.csv, sweep.json     the sweep's aggregate and plan (the plan's git revision is
 #                                 the only field that depends on the checkout)
-#   summary.md                    the summary table, also printed to stdout
-#   dynamic_failure.png, .svg     P(dynamic failure) against load, one line per arm, with a
-#                                 panel of paired differences against hou_shin_extra
+#   fixed_vs_adaptive.png, .svg   per regime: every fixed timeout's P(dynamic failure) minus
+#                                 the oracle's (paired) with the other arms as bands
+#   fixed_vs_adaptive_levels.*    the same with each arm's own level
+#   headline.md                   best fixed timeout in hindsight, adaptive arms, oracle, gap
+#                                 shares per regime (also printed to stdout)
+#   comparisons.md, .csv          every arm against hou_shin_extra, raw and Holm-adjusted p
 # Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
 # nproc), FDSIM_WORK (work directory root, default out), FDSIM_KEEP_WORK=1 to resume from the
 # runs already in the work directory instead of starting afresh (only safe with the same binary).
@@ -37,13 +44,9 @@ fi
 mkdir -p "$work" "$res"
 echo "flagship: running scenarios/sweeps/flagship.json with $fdsim (-j $jobs) into $work" >&2
 "$fdsim" sweep scenarios/sweeps/flagship.json --out "$work" -j "$jobs" \
-  --reference-arm hou_shin_extra --quiet
+  --reference-arm oracle ${FDSIM_QUIET:+--quiet}
 
 cp "$work/aggregate.csv" "$work/sweep.json" "$res/"
-"$py" -m analysis.fdsim_analysis figure loadsharing --sweep "$res" --diff --size double \
-  --x-label "Load: per-node arrival rate" \
-  --out "$res" --name dynamic_failure --format png,svg >/dev/null
-"$py" -m analysis.fdsim_analysis summary "$res" --metric dynamic_failure_probability \
-  >"$res/summary.md"
-cat "$res/summary.md"
-echo "flagship: wrote $res/summary.md, $res/dynamic_failure.png and .svg" >&2
+FDSIM_PYTHON="$py" scripts/fdsim-analysis study fixed-vs-adaptive --sweep "$work" --out "$res" \
+  --format png,svg
+echo "flagship: wrote $res/headline.md, comparisons.md, fixed_vs_adaptive.png and .svg" >&2

@@ -37,7 +37,7 @@ py=/usr/bin/python3
 die() { echo "regenerate_results: $*" >&2; exit 2; }
 [ -x "$fdsim" ] || die "$fdsim not found: build it first (cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release && ninja -C $build fdsim)"
 
-analysis() { "$py" -m analysis.fdsim_analysis "$@"; }
+analysis() { FDSIM_PYTHON="$py" scripts/fdsim-analysis "$@"; }
 
 # sweep STUDY_WORK_NAME SWEEP_FILE RESULT_DIR [fdsim sweep options...]
 # Runs the sweep afresh in the work directory and copies its aggregate and plan to RESULT_DIR.
@@ -143,60 +143,111 @@ def write_csv(path, header, rows):
             w.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v) for v in r])
 
 # ---------------------------------------------------------------------------------------------
+def holm_cells(rows, keys):
+    """{key: (p, p_holm)} for the paired differences rows[key] (Holm over all of `keys`)."""
+    from analysis.fdsim_analysis.multiplicity import holm, paired_t_p_value
+    ps = [paired_t_p_value(rows[k].get("diff_mean"), rows[k].get("diff_sd"),
+                           None if rows[k].get("diff_n") is None else int(rows[k]["diff_n"]))
+          if k in rows else None for k in keys]
+    return dict(zip(keys, zip(ps, holm(ps))))
+
+def fmt_p(p):
+    return "" if p is None else ("<1e-4" if p < 1e-4 else f"{p:.3g}")
+
 def paper(res, readme, prefix):
+    """Per metric: one table per value of every axis but the column axis (the load regime when
+    the sweep has one, else the load), rows = arms; each cell the mean ± 95% half-width and
+    the paired difference against the reference arm with its Holm-adjusted p-value (the Holm
+    family: every difference of that metric in the study)."""
     rows, arms, points = load(res)
-    load_axis = "$.workload.arrival_rate_per_s"
+    with open(os.path.join(res, "sweep.json")) as f:
+        axes = json.load(f)["axes"]
+    col_axis = "$.description" if "$.description" in axes else "$.workload.arrival_rate_per_s"
+    group_axes = [a for a in axes if a not in (col_axis, "$.workload.arrival_rate_per_s",
+                                               "$.workload.load_phases")]
     ref = "hou_shin_extra"
     metrics = [
-        ("dynamic_failure_ratio", "P(dynamic failure) = (missed + lost) / arrived", 3),
+        ("dynamic_failure_feasible_ratio", "P(dynamic failure) of the feasible tasks (what diagnosis can change)", 3),
+        ("dynamic_failure_ratio", "P(dynamic failure) = (infeasible + missed + lost + aborted + dropped) / arrived", 3),
         ("false_suspicions_count", "False suspicions per run (trust -> suspect of a live buddy, all observer pairs)", 3),
-        ("detection_time_mean_s", "Mean detection time of a crash, per observer (s); n/a: never suspects", 3),
-        ("live_suspected_ratio", "Fraction of the live pair-time during which a live buddy is suspected (1 - P_A)", 2),
-        ("tasks_lost_in_transfer_to_dead_count", "Tasks lost in transfers to dead nodes per run", 3),
-        ("tasks_missed_local_count", "Tasks missed locally per run (with unplaced = background: includes the unplaced tasks run behind the guaranteed ones)", 3),
-        ("tasks_dropped_count", "Tasks dropped per run (unplaced = drop only)", 3),
-        ("broadcast_messages_count", "Broadcast datagrams per run (region changes, recoveries, extra broadcasts)", 3),
+        ("detection_time_km_median_s", "Median detection time of a crash (Kaplan-Meier over observer pairs, censored at repair; s)", 3),
+        ("undetected_before_repair_count", "Crash-observer pairs not detected before the repair, per run", 3),
+        ("dynamic_failure_lost_to_dead_ratio", "Tasks lost in transfers to dead nodes / arrived", 3),
+        ("broadcast_messages_count", "Broadcast datagrams per run (region changes, recoveries, periodic and extra broadcasts)", 3),
     ]
     pts = sorted(points)
-    loads = [points[p][load_axis] for p in pts]
+    cols = []
+    for p in pts:
+        if points[p][col_axis] not in cols:
+            cols.append(points[p][col_axis])
+    groups = []
+    for p in pts:
+        key = tuple(points[p].get(a) for a in group_axes)
+        if key not in groups:
+            groups.append(key)
+    def group_title(key):
+        parts = []
+        for a, v in zip(group_axes, key):
+            parts.append(f"repair mean {g(v, 3)} s" if a == "$.faults[0].mean_down_s" else f"{a} = {v}")
+        return ", ".join(parts)
+    def point_of(key, c):
+        for p in pts:
+            if tuple(points[p].get(a) for a in group_axes) == key and points[p][col_axis] == c:
+                return p
+        return None
     sections, csv_rows = [], []
     for metric, title, sig in metrics:
         if not any(rows.get((p, a, metric), {}).get("mean") for p in pts for a in arms):
-            continue  # absent, or zero everywhere (tasks dropped with unplaced = background)
+            continue  # absent, or zero everywhere
+        keys = [(p, a, metric) for p in pts for a in arms if a != ref]
+        ph = holm_cells(rows, keys)
         md = [f"#### {title}\n",
               f"`{metric}`: mean ± 95% half-width over the replications; second line: paired "
-              f"difference arm − {ref} ± 95% half-width (* = the interval excludes 0).\n"]
-        header = ["arm"] + [f"load {g(l, 3)}" for l in loads]
-        body = []
-        for arm in arms:
-            cells = [arm]
-            for p in pts:
-                r = rows.get((p, arm, metric))
-                if r is None or r["mean"] is None:
-                    cells.append("n/a")
-                    continue
-                c = pm(r["mean"], r["ci95_half_width"], sig)
-                if arm != ref:
-                    d = diff_cell(r)
-                    if d:
-                        c += f"<br>Δ {d}"
-                cells.append(c)
-                csv_rows.append([points[p][load_axis], arm, metric, r["n"], r["mean"],
-                                 r["ci95_half_width"], r.get("diff_n"), r.get("diff_mean"),
-                                 r.get("diff_ci95_half_width")])
-            body.append(cells)
-        md.append(md_table(header, body))
+              f"difference arm − {ref} ± 95% half-width, then its Holm-adjusted p-value (family: "
+              f"the {sum(1 for k in keys if ph[k][0] is not None)} differences of this metric; "
+              f"* = adjusted p < 0.05).\n"]
+        for key in groups:
+            if group_axes:
+                md.append(f"**{group_title(key)}**\n")
+            header = ["arm"] + [(f"load {g(c, 3)}" if not isinstance(c, str) else c) for c in cols]
+            body = []
+            for arm in arms:
+                cells = [arm]
+                for c in cols:
+                    p = point_of(key, c)
+                    r = rows.get((p, arm, metric)) if p is not None else None
+                    if r is None or r["mean"] is None:
+                        cells.append("n/a")
+                        continue
+                    cell = pm(r["mean"], r["ci95_half_width"], sig)
+                    raw, adj = ph.get((p, arm, metric), (None, None))
+                    if arm != ref and r.get("diff_mean") is not None:
+                        m, hw = r["diff_mean"], r["diff_ci95_half_width"]
+                        d = ("+" if m > 0 else "") + g(m, 2) + (f" ± {g(hw, 2)}" if hw is not None else "")
+                        star = "*" if adj is not None and adj < 0.05 else ""
+                        cell += f"<br>Δ {d}, p_Holm {fmt_p(adj)}{star}"
+                    cells.append(cell)
+                    csv_rows.append([*(points[p].get(a) for a in group_axes), c, arm, metric,
+                                     r["n"], r["mean"], r["ci95_half_width"], r.get("diff_n"),
+                                     r.get("diff_mean"), r.get("diff_ci95_half_width"), raw, adj])
+                body.append(cells)
+            md.append(md_table(header, body))
         sections.append((metric, "\n".join(md)))
     write(os.path.join(res, "tables.md"),
           f"# {os.path.basename(res.rstrip('/'))}: tables (generated by scripts/regenerate_results.sh)\n\n" +
           "\n".join(t for _, t in sections))
     write_csv(os.path.join(res, "tables.csv"),
-              ["arrival_rate_per_s", "arm", "metric", "n", "mean", "ci95_half_width",
-               "diff_n", "diff_mean_vs_hou_shin_extra", "diff_ci95_half_width"], csv_rows)
+              [a.rsplit(".", 1)[-1] for a in group_axes] + [col_axis.rsplit(".", 1)[-1], "arm", "metric", "n",
+               "mean", "ci95_half_width", "diff_n", f"diff_mean_vs_{ref}", "diff_ci95_half_width",
+               "diff_p", "diff_p_holm"], csv_rows)
     fill(readme, prefix + "dynamic-failure",
-         "\n".join(t for m, t in sections if m == "dynamic_failure_ratio"))
+         "\n".join(t for m, t in sections if m == "dynamic_failure_feasible_ratio"))
+    headline = os.path.join(res, "headline.md")
+    if prefix == "" and os.path.exists(headline):
+        with open(headline) as f:
+            fill(readme, "headline", f.read())
     fill(readme, prefix + "diagnosis",
-         "\n".join(t for m, t in sections if m in ("false_suspicions_count", "detection_time_mean_s")))
+         "\n".join(t for m, t in sections if m in ("false_suspicions_count", "detection_time_km_median_s")))
 
 # ---------------------------------------------------------------------------------------------
 DET_KNOBS = {  # arm -> (axis path, knob label)
@@ -209,39 +260,73 @@ DET_KNOBS = {  # arm -> (axis path, knob label)
     "quantile": ("$.detectors.arms[6].detector.alpha", "alpha"),
 }
 TARGETS_S = (1.0, 1.5, 2.0, 3.0)
+# The detection-time axis of the curves: Chen's mean T_D (0 s for a crash q already suspected,
+# undetected crashes left out) and the unbiased Kaplan-Meier median (models/metrics/qos_metrics.md).
+DET_X = {"chen": "detection_time_mean_s", "km": "detection_time_km_median_s"}
 
 def detectors(res):
     rows, arms, points = load(res)
     curve_md, curve_csv = [], []
-    curves = {}
+    curves = {k: {} for k in DET_X}
+    def total(p, arm, metric):
+        r = rows.get((p, arm, metric))
+        return r["mean"] * r["n"] if r and r["mean"] is not None else None
     for arm in arms:
         path, label = DET_KNOBS[arm]
-        pts = []
+        pts = {k: [] for k in DET_X}
         for p in sorted(points):
-            x = rows[(p, arm, "detection_time_mean_s")]
             y = rows[(p, arm, "mistake_rate_per_s")]
             k = rows[(p, arm, "mistakes_count")]
             o = rows[(p, arm, "observed_time_s")]
             qa = rows[(p, arm, "query_accuracy_ratio")]
             mistakes = k["mean"] * k["n"]
             observed = o["mean"] * o["n"]
-            pts.append((x["mean"], x["ci95_half_width"], y["mean"], y["ci95_half_width"],
-                        points[p][path], mistakes, observed, qa["mean"]))
+            for key, metric in DET_X.items():
+                x = rows.get((p, arm, metric))
+                if x is None or x["mean"] is None:
+                    continue
+                pts[key].append((x["mean"], x["ci95_half_width"], y["mean"], y["ci95_half_width"],
+                                 points[p][path], mistakes, observed, qa["mean"]))
+            x = rows[(p, arm, DET_X["chen"])]
+            xk = rows.get((p, arm, DET_X["km"])) or {"mean": None, "ci95_half_width": None}
+            already = total(p, arm, "already_suspected_at_crash_count")
+            samples = total(p, arm, "detection_km_samples_count")
+            censored = total(p, arm, "detection_km_censored_count")
+            crashes_at = (already or 0) + (samples or 0)
+            already_pct = 100 * already / crashes_at if already is not None and crashes_at else None
+            censored_pct = 100 * censored / samples if censored is not None and samples else None
             curve_md.append([arm, f"{label} = {g(points[p][path], 3)}", pm(x["mean"], x["ci95_half_width"]),
+                             pm(xk["mean"], xk["ci95_half_width"]),
+                             "n/a" if already_pct is None else f"{g(already_pct, 2)}%",
+                             "n/a" if censored_pct is None else f"{g(censored_pct, 2)}%",
                              pm(y["mean"], y["ci95_half_width"]), str(round(mistakes)),
                              g(qa["mean"], 6)])
             curve_csv.append([arm, label, points[p][path], x["mean"], x["ci95_half_width"], y["mean"],
-                              y["ci95_half_width"], round(mistakes), observed, qa["mean"]])
-        curves[arm] = sorted(pts)
+                              y["ci95_half_width"], round(mistakes), observed, qa["mean"],
+                              xk["mean"], xk["ci95_half_width"],
+                              None if already is None else round(already),
+                              None if samples is None else round(samples),
+                              None if censored is None else round(censored)])
+        for key in DET_X:
+            curves[key][arm] = sorted(pts[key])
+    curve_header = ["detector", "knob", "mean detection time, Chen (s)",
+                    "KM median detection time (s)", "already suspected at crash",
+                    "censored", "mistake rate (1/s)", "mistakes", "query accuracy"]
     write(os.path.join(res, "curves.md"),
           "# detector-tradeoff: every point of every curve (generated)\n\n"
-          "Mean over the replications ± 95% half-width; mistakes = total over the replications.\n\n" +
-          md_table(["detector", "knob", "mean detection time (s)", "mistake rate (1/s)",
-                    "mistakes", "query accuracy"], curve_md))
+          "Mean over the replications ± 95% half-width; mistakes = total over the replications. "
+          "Chen's mean T_D counts a crash q already suspected as detected in 0 s and leaves "
+          "undetected crashes out; the Kaplan-Meier (KM) median leaves the first out (their share "
+          "of the crashes: 'already suspected at crash') and censors the second at p's repair, "
+          "q's crash or the horizon (their share of the KM samples: 'censored'); "
+          "models/metrics/qos_metrics.md.\n\n" +
+          md_table(curve_header, curve_md))
     write_csv(os.path.join(res, "curves.csv"),
               ["detector", "knob", "knob_value", "detection_time_mean_s", "detection_time_ci95_s",
                "mistake_rate_per_s", "mistake_rate_ci95_per_s", "mistakes_total",
-               "observed_time_total_s", "query_accuracy_ratio"], curve_csv)
+               "observed_time_total_s", "query_accuracy_ratio", "detection_time_km_median_s",
+               "detection_time_km_median_ci95_s", "already_suspected_at_crash_total",
+               "detection_km_samples_total", "detection_km_censored_total"], curve_csv)
 
     def at(curve, t):
         """log-linear interpolation of the mistake rate at mean detection time t between the two
@@ -268,32 +353,44 @@ def detectors(res):
                 return mid, lo, hi, bound, (a[4], b[4])
         return None
 
-    header = ["detector"] + [f"T_D = {t:g} s" for t in TARGETS_S]
-    body, csvr = [], []
-    for arm in arms:
-        cells = [arm]
-        for t in TARGETS_S:
-            r = at(curves[arm], t)
-            if r is None:
-                lo_x, hi_x = curves[arm][0][0], curves[arm][-1][0]
-                cells.append(f"out of range ({g(lo_x)}..{g(hi_x)} s)")
-                csvr.append([arm, t, None, None, None, "", "out_of_range"])
-                continue
-            mid, lo, hi, bound, (ka, kb) = r
-            ci = f" [{g(lo) if lo else '0'}, {g(hi)}]" if not bound else ""
-            cells.append(("≤ " if bound else "") + g(mid) + ci + f"<br>({DET_KNOBS[arm][1]} {g(ka)}..{g(kb)})")
-            csvr.append([arm, t, mid, lo, hi, "upper_bound" if bound else "", f"{ka}..{kb}"])
-        body.append(cells)
-    matched = md_table(header, body)
+    def matched_table(curves_x, x_name):
+        header = ["detector"] + [f"T_D = {t:g} s" for t in TARGETS_S]
+        body, csvr = [], []
+        for arm in arms:
+            cells = [arm]
+            for t in TARGETS_S:
+                r = at(curves_x[arm], t) if curves_x[arm] else None
+                if r is None:
+                    if curves_x[arm]:
+                        lo_x, hi_x = curves_x[arm][0][0], curves_x[arm][-1][0]
+                        cells.append(f"out of range ({g(lo_x)}..{g(hi_x)} s)")
+                    else:
+                        cells.append("n/a")
+                    csvr.append([arm, t, None, None, None, "", "out_of_range"])
+                    continue
+                mid, lo, hi, bound, (ka, kb) = r
+                ci = f" [{g(lo) if lo else '0'}, {g(hi)}]" if not bound else ""
+                cells.append(("≤ " if bound else "") + g(mid) + ci + f"<br>({DET_KNOBS[arm][1]} {g(ka)}..{g(kb)})")
+                csvr.append([arm, t, mid, lo, hi, "upper_bound" if bound else "", f"{ka}..{kb}"])
+            body.append(cells)
+        return md_table(header, body), csvr
+
+    matched, csvr = matched_table(curves["chen"], DET_X["chen"])
     write(os.path.join(res, "matched_detection_time.md"),
           "# detector-tradeoff: mistake rate (1/s) at a matched mean detection time (generated)\n\n" + matched)
     write_csv(os.path.join(res, "matched_detection_time.csv"),
               ["detector", "detection_time_mean_s", "mistake_rate_per_s", "mistake_rate_low_per_s",
                "mistake_rate_high_per_s", "kind", "knob_interval"], csvr)
+    matched_km, csvr_km = matched_table(curves["km"], DET_X["km"])
+    write(os.path.join(res, "matched_detection_time_km.md"),
+          "# detector-tradeoff: mistake rate (1/s) at a matched Kaplan-Meier median detection "
+          "time (generated)\n\n" + matched_km)
+    write_csv(os.path.join(res, "matched_detection_time_km.csv"),
+              ["detector", "detection_time_km_median_s", "mistake_rate_per_s", "mistake_rate_low_per_s",
+               "mistake_rate_high_per_s", "kind", "knob_interval"], csvr_km)
     fill(os.path.join(res, "README.md"), "matched", matched)
-    fill(os.path.join(res, "README.md"), "curves", md_table(
-        ["detector", "knob", "mean detection time (s)", "mistake rate (1/s)", "mistakes",
-         "query accuracy"], curve_md))
+    fill(os.path.join(res, "README.md"), "matched-km", matched_km)
+    fill(os.path.join(res, "README.md"), "curves", md_table(curve_header, curve_md))
 
 # ---------------------------------------------------------------------------------------------
 PAUSES_PER_RUN = 10 * (540 - 60) / 1600  # members x window / mean interval (geode-gc-pauses.json)
@@ -375,7 +472,7 @@ def geode_removal(res, runs_dir):
     write_csv(os.path.join(res, "removal_times.csv"),
               ["profile", "replication", "first_suspicion_s", "removal_s", "all_survivors_s"], csvr)
     M, C, R, d = 5.0, 0.3, 0.1, 0.001
-    bounds = {  # (spec section 7, models/geode/README.md derivation with F = M for M = 5000 ms)
+    bounds = {  # (acceptance case 16, models/geode/README.md derivation with F = M for M = 5000 ms)
         "current": ("[2M + 0.3 s, 3M + 0.3 s + delays] = [10.300, 15.3 + delays]",
                     (2 * M + C + 3 * d, 3 * M + C + 6 * d), (M + d, 2 * M + d)),
         "wiki": ("one tick (T = M/2) later than current",
@@ -387,7 +484,7 @@ def geode_removal(res, runs_dir):
         lo = math.floor(i)
         return v[lo] + (v[min(lo + 1, len(v) - 1)] - v[lo]) * (i - lo)
     header = ["profile", "crashes", "removal min (s)", "median (s)", "max (s)", "mean (s)",
-              "derived bounds (s)", "spec section 7", "inside", "first suspicion min..max (s)",
+              "derived bounds (s)", "acceptance bounds (s)", "inside", "first suspicion min..max (s)",
               "suspicion bounds (s)", "false suspicions", "false removals"]
     body = []
     for prof in ("current", "wiki"):
@@ -406,8 +503,15 @@ def geode_removal(res, runs_dir):
           "# geode-gc-pauses-removal: removal time of one crash, 10 members, M = 5000 ms (generated)\n\n" + table)
     fill(os.path.join(os.path.dirname(res), "README.md"), "removal-table", table)
 
+def headline(res, readme):
+    """The study's headline table (written by `analysis study`) into its README."""
+    with open(os.path.join(res, "headline.md")) as f:
+        fill(readme, "headline", f.read())
+
 step = sys.argv[1]
-if step == "paper":
+if step == "headline":
+    headline(sys.argv[2], sys.argv[3])
+elif step == "paper":
     paper(sys.argv[2], sys.argv[3], sys.argv[4])
 elif step == "detectors":
     detectors(sys.argv[2])
@@ -429,11 +533,23 @@ study_flagship() {
   fi
 }
 
+# The full fixed-versus-adaptive study (40 replications; the flagship is its first 8).
+study_fixed_vs_adaptive() {
+  local res=results/fixed-vs-adaptive
+  sweep fixed-vs-adaptive scenarios/studies/fixed-vs-adaptive-sweep.json $res \
+    --reference-arm oracle
+  analysis study fixed-vs-adaptive --sweep "$work/fixed-vs-adaptive" --out $res \
+    --format png,svg >/dev/null
+  post headline $res $res/README.md
+}
+
 study_paper() {
   local res=results/paper drop=results/paper/unplaced-drop
   sweep paper scenarios/paper/hou-shin-1994-sweep.json $res --reference-arm hou_shin_extra
   sweep paper-drop scenarios/paper/hou-shin-1994-drop-sweep.json $drop --reference-arm hou_shin_extra
-  paper_figures $res
+  # Per (repair time, load regime): every fixed timeout against the adaptive arms and the
+  # oracle (figure, headline with gap shares, every comparison with Holm-adjusted p).
+  analysis study fixed-vs-adaptive --sweep "$work/paper" --out $res --format png,svg >/dev/null
   paper_figures $drop
   post paper $res $res/README.md ""
   post paper $drop $res/README.md "drop-"
@@ -462,6 +578,8 @@ study_detectors() {
   sweep detectors scenarios/studies/detector-tradeoff-sweep.json $res
   analysis figure qos --sweep $res --group-by arm --size double --out $res \
     --name qos_tradeoff --format png,svg 2>/dev/null >/dev/null
+  analysis figure qos --sweep $res --group-by arm --size double --out $res \
+    --x-metric detection_time_km_median --name qos_tradeoff_km --format png,svg 2>/dev/null >/dev/null
   post detectors $res
 }
 
@@ -495,7 +613,7 @@ check_small() {
   local tmp=$check_tmp
   echo "regenerate_results: --check-small: scenarios/sweeps/flagship.json -> $tmp (-j $jobs)" >&2
   "$fdsim" sweep scenarios/sweeps/flagship.json --out "$tmp/flagship" -j "$jobs" \
-    --reference-arm hou_shin_extra --quiet
+    --reference-arm oracle --quiet
   if cmp -s "$tmp/flagship/aggregate.csv" results/flagship/aggregate.csv; then
     echo "regenerate_results: --check-small: aggregate.csv identical to results/flagship/aggregate.csv"
   else
@@ -503,22 +621,18 @@ check_small() {
     diff "$tmp/flagship/aggregate.csv" results/flagship/aggregate.csv | head -20 >&2 || true
     exit 1
   fi
-  # The analysis step: the same aggregate must give the committed table and figure (SVG; it
-  # is made together with the PNG because the tight bounding box depends on the formats asked).
-  local post=$tmp/post/results/flagship
+  # The analysis step: the same runs must give the committed tables and figure (SVG; it is
+  # made together with the PNG because the tight bounding box depends on the formats asked).
+  local post=$tmp/post
   mkdir -p "$post"
-  cp "$tmp/flagship/aggregate.csv" "$tmp/flagship/sweep.json" "$post/"
-  (cd "$tmp/post" && PYTHONPATH="$OLDPWD" "$py" -m analysis.fdsim_analysis figure loadsharing \
-     --sweep results/flagship --diff --size double --x-label "Load: per-node arrival rate" \
-     --out results/flagship --name dynamic_failure --format png,svg >/dev/null &&
-   PYTHONPATH="$OLDPWD" "$py" -m analysis.fdsim_analysis summary results/flagship \
-     --metric dynamic_failure_probability >results/flagship/summary.md)
+  analysis study fixed-vs-adaptive --sweep "$tmp/flagship" --out "$post" --format png,svg \
+    >/dev/null
   local f
-  for f in summary.md dynamic_failure.svg; do
+  for f in headline.md comparisons.md comparisons.csv fixed_vs_adaptive.svg; do
     cmp -s "$post/$f" "results/flagship/$f" ||
-      { diff "$post/$f" "results/flagship/$f" | head -10 >&2; die "--check-small: $f regenerated from the aggregate DIFFERS from results/flagship/$f"; }
+      { diff "$post/$f" "results/flagship/$f" | head -10 >&2; die "--check-small: $f regenerated from the runs DIFFERS from results/flagship/$f"; }
   done
-  echo "regenerate_results: --check-small: summary.md and dynamic_failure.svg identical"
+  echo "regenerate_results: --check-small: headline.md, comparisons.md, comparisons.csv and fixed_vs_adaptive.svg identical"
 }
 
 studies=()
@@ -528,11 +642,12 @@ for a in "$@"; do
     --check-small) check_small; exit 0 ;;
     --post-only) post_only=1 ;;
     flagship|paper|detectors|geode|swim|memberlist) studies+=("$a") ;;
+    fixed-vs-adaptive) studies+=(fixed_vs_adaptive) ;;
     -h|--help) sed -n 2,26p "$0"; exit 0 ;;
-    *) die "unknown argument '$a' (studies: flagship paper detectors geode swim memberlist; options --post-only, --check-small)" ;;
+    *) die "unknown argument '$a' (studies: flagship fixed-vs-adaptive paper detectors geode swim memberlist; options --post-only, --check-small)" ;;
   esac
 done
-[ ${#studies[@]} -gt 0 ] || studies=(flagship paper detectors geode swim memberlist)
+[ ${#studies[@]} -gt 0 ] || studies=(flagship fixed_vs_adaptive paper detectors geode swim memberlist)
 
 t_all=$SECONDS
 for s in "${studies[@]}"; do

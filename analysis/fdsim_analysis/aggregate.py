@@ -113,7 +113,7 @@ class AggregateTable:
             return metric
         names = self.metrics()
         close = difflib.get_close_matches(metric, names, n=5, cutoff=0.4)
-        what = f"metric {metric!r}" + (f" (role {role!r} in analysis/metric_names.py)" if role
+        what = f"metric {metric!r}" + (f" (role {role!r} in fdsim_analysis/metric_names.py)" if role
                                        and role != metric else "")
         hint = f"; closest present: {', '.join(close)}" if close else ""
         raise AnalysisInputError(

@@ -5,7 +5,7 @@ metric_names.ARM_LISTS to its kind ("phi_accrual", "fixed", "hou_shin", ...); ar
 find are absent (callers then fall back to the arm name). Never raises on odd configs.
 """
 
-from .. import metric_names as names
+from . import metric_names as names
 from .paths import MISSING, get_config
 
 

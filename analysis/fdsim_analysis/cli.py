@@ -1,4 +1,4 @@
-"""Command line: python3 -m analysis.fdsim_analysis <subcommand> ...
+"""Command line: fdsim-analysis <subcommand> ... (or python3 -m fdsim_analysis ...)
 
 Exit codes: 0 ok; 2 bad input or usage (the message names the file and what is missing);
 1 anything unexpected (a bug: the traceback is printed).
@@ -9,13 +9,15 @@ import os
 import sys
 import traceback
 
-from .. import metric_names as names
+from . import metric_names as names
 from .aggregate import aggregate_runs, attach_point_configs
 from .errors import AnalysisInputError
 from .figures import (figure_cdf, figure_geode_gc, figure_loadsharing, figure_qos_tradeoff,
                       parse_where)
 from .loading import load_runs, load_sweep
+from .output_dirs import default_output_dir
 from .plotting import SIZES_IN, save_figure
+from .study_cli import add_study_parser, run_study
 from .tables import metric_table, summary_markdown, to_csv, to_markdown
 
 EPILOG = """\
@@ -26,17 +28,23 @@ inputs:
                    reference arm), grouped into points by --axis paths of their resolved
                    config (default: one point per distinct scenario)
 metrics:
-  a --metric is a role of analysis/metric_names.py (e.g. dynamic_failure_probability,
+  a --metric is a role of fdsim_analysis/metric_names.py (e.g. dynamic_failure_probability,
   mistake_rate, geode_removal_time_mean) or a literal metric path as in aggregate.csv
   (e.g. detection_time_mean_s, membership.views_installed_count).
 
+figures:
+  without --out a figure goes to OUT/figures/, next to the sweep (or the run files) it came
+  from; for a sweep committed under a repository's results/ folder it goes to that
+  repository's out/figures/<same sub-path> instead, never into results/.
+
 examples:
-  python3 -m analysis.fdsim_analysis summary results/sweeps/paper
-  python3 -m analysis.fdsim_analysis figure loadsharing --sweep OUT --out results/figures/
-  python3 -m analysis.fdsim_analysis figure qos --sweep OUT --out results/figures/
-  python3 -m analysis.fdsim_analysis figure cdf --sweep OUT --out results/figures/
-  python3 -m analysis.fdsim_analysis figure geode-gc --sweep OUT --out results/figures/
-  python3 -m analysis.fdsim_analysis table --sweep OUT --metric mistake_rate --format csv
+  fdsim-analysis summary results/flagship
+  fdsim-analysis summary out/grid --metric mistake_rate
+  fdsim-analysis figure qos --sweep out/grid                       # -> out/grid/figures/
+  fdsim-analysis figure loadsharing --sweep OUT --diff --out figs/
+  fdsim-analysis figure cdf --sweep OUT
+  fdsim-analysis figure geode-gc --sweep OUT
+  fdsim-analysis table --sweep OUT --metric mistake_rate --format csv
 """
 
 
@@ -64,8 +72,9 @@ def _add_input(p, positional=False):
 
 
 def _add_figure_output(p, default_name):
-    p.add_argument("--out", metavar="DIR", default=os.path.join("results", "figures"),
-                   help="output directory (default: results/figures)")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="output directory (default: figures/ next to the sweep or run files; "
+                        "see 'figures' in fdsim-analysis --help)")
     p.add_argument("--name", default=default_name,
                    help=f"file name without extension (default: {default_name})")
     p.add_argument("--format", dest="formats", default="png,svg",
@@ -77,7 +86,7 @@ def _add_figure_output(p, default_name):
 
 def build_parser():
     parser = argparse.ArgumentParser(
-        prog="python3 -m analysis.fdsim_analysis",
+        prog="fdsim-analysis",
         description="Figures and tables from fdsim result files (run results and sweep "
                     "outputs).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -166,6 +175,8 @@ def build_parser():
                    help="sweep axis whose values also split the curves; repeatable "
                         "(default: " + names.GEODE_PROFILE + " when it varies)")
     _add_figure_output(p, "geode_gc_false_removals")
+
+    add_study_parser(sub)
     return parser
 
 
@@ -202,12 +213,29 @@ def _load_run_results(args):
     return runs, args.runs[0]
 
 
-def _save(fig, args, out):
+def default_figure_dir(args, notes):
+    """Where a figure goes without --out: OUT/figures/ for --sweep OUT; for --runs, figures/ in
+    the folder of the first path (the sweep folder when that is a sweep's runs/). A source in a
+    repository's committed results/ maps to <repository>/out/figures/<path below results/>."""
+    if getattr(args, "sweep", None):
+        base = args.sweep
+    else:
+        first = args.runs[0]
+        base = first if os.path.isdir(first) else (os.path.dirname(first) or ".")
+        norm = os.path.normpath(base)
+        parent = os.path.dirname(norm) or "."
+        if os.path.basename(norm) == "runs" and _is_sweep_dir(parent):
+            base = parent
+    return default_output_dir(base, notes, "figures")
+
+
+def _save(fig, args, out, notes):
     formats = [f.strip() for f in args.formats.split(",") if f.strip()]
     for f in formats:
         if f not in ("png", "svg", "pdf"):
             raise AnalysisInputError(f"--format {f}: expected png, svg or pdf")
-    for path in save_figure(fig, args.out, args.name, formats):
+    out_dir = args.out if args.out else default_figure_dir(args, notes)
+    for path in save_figure(fig, out_dir, args.name, formats):
         print(path, file=out)
 
 
@@ -262,7 +290,7 @@ def run(argv, out=None, err=None):
             table, _ = _load_table(args)
             fig = figure_loadsharing(table, metric=args.metric, x_axis=args.x_axis, where=where,
                                      arms=args.arms, diff=args.diff, x_label=args.x_label,
-                                     log_y=args.log_y, size=args.size or "single",
+                                     log_y=args.log_y, size=args.size,
                                      title=args.title, notes=notes)
         elif args.figure == "qos":
             table, _ = _load_table(args)
@@ -287,7 +315,9 @@ def run(argv, out=None, err=None):
                                                (names.GEODE_PROFILE, names.GEODE_MEMBER_TIMEOUT)),
                              arms=args.arms, size=args.size, title=args.title, notes=notes,
                              source=source)
-        _save(fig, args, out)
+        _save(fig, args, out, notes)
+    elif args.command == "study":
+        run_study(args, out, notes)
     _print_notes(notes, err)
     return 0
 

@@ -12,8 +12,8 @@
   trade-off figures.
 
 Contract: inputs are AggregateTables (aggregate.py) or run results (loading.RunResult); metric
-arguments are roles of analysis/metric_names.py or literal metric paths. Input that cannot make
-the figure (a missing metric, an ambiguous x axis, a non-numeric axis, no data) raises
+arguments are roles of fdsim_analysis/metric_names.py or literal metric paths. Input that cannot
+make the figure (a missing metric, an ambiguous x axis, a non-numeric axis, no data) raises
 AnalysisInputError naming what is missing. Things silently left out of a figure (points with a
 zero value on a log axis, runs without a per-run list) are reported as lines appended to the
 `notes` list when one is given. Every axis gets a label with its unit.
@@ -21,12 +21,13 @@ zero value on a log axis, runs without a per-run list) are reported as lines app
 
 import json
 
-from .. import metric_names as names
+from . import metric_names as names
 from .aggregate import format_value, sort_key_of_value, values_equal
 from .arm_kinds import table_arm_kinds
 from .errors import AnalysisInputError
 from .paths import MISSING, get_config, get_metric
-from .plotting import STYLE, legend, line_with_ci, new_figure, step_cdf
+from .plotting import (STYLE, legend, line_with_ci, new_figure, series_style,
+                       start_counts_at_zero, step_cdf)
 
 
 def _note(notes, text):
@@ -90,15 +91,25 @@ def _numeric_x(value, table, x_axis):
 
 
 def figure_loadsharing(table, metric="dynamic_failure_probability", x_axis=None, where=None,
-                       arms=None, diff=False, x_label=None, log_y=False, size="single",
+                       arms=None, diff=False, x_label=None, log_y=False, size=None,
                        title=None, notes=None):
-    """P(dynamic failure) (or `metric`) against the load axis, one line per arm."""
+    """P(dynamic failure) (or `metric`) against the load axis, one line per arm.
+
+    size None: "double" with the difference panel (side by side), else "single". A given size
+    is honoured: "single" with `diff` stacks the two panels in one column."""
     path = _require(table, metric)
     sub = table.select(where, arms)
     x_axis = choose_x_axis(sub, x_axis)
     arm_list = sub.arms()
     points = sub.points()
-    fig, axes = new_figure("double" if diff else size, ncols=2 if diff else 1)
+    if size is None:
+        size = "double" if diff else "single"
+    stacked = diff and size == "single"
+    fig, axes = new_figure(size, ncols=2 if diff and not stacked else 1,
+                           nrows=2 if stacked else 1)
+    if stacked:
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(w, 1.8 * h)
     ax = axes[0] if diff else axes
     for i, arm in enumerate(arm_list):
         series = []
@@ -120,6 +131,7 @@ def figure_loadsharing(table, metric="dynamic_failure_probability", x_axis=None,
     ax.set_ylabel(names.label_of(metric))
     if log_y:
         ax.set_yscale("log")
+    start_counts_at_zero(ax, y_path=path)
     legend(ax)
     if title:
         ax.set_title(title)
@@ -196,6 +208,8 @@ def figure_tradeoff(table, x_metric, y_metric, group_by="auto", where=None, arms
     label_fn = group_label or _group_label
     groups = {}
     order = []
+    zeros = {}  # key -> [(x, point params)] of values a log axis cannot show (<= 0)
+    knob = {}   # key -> the sweep axis that varies along the curve (see _curve_axis)
     dropped_log = 0
     for p, params in points:
         split = ", ".join(f"{_short(a)}={format_value(params.get(a))}" for a in split_by)
@@ -203,37 +217,136 @@ def figure_tradeoff(table, x_metric, y_metric, group_by="auto", where=None, arms
             xr, yr = sub.row(p, arm, xp), sub.row(p, arm, yp)
             if xr is None or yr is None or xr.mean is None or yr.mean is None:
                 continue
-            if (log_y and yr.mean <= 0) or (log_x and xr.mean <= 0):
-                dropped_log += 1
-                continue
             kind = kinds.get(p, {}).get(arm)
             key = label_fn(arm, kind, group_by) + (f", {split}" if split else "")
             if key not in groups:
                 groups[key] = []
                 order.append(key)
-            groups[key].append((xr.mean, yr.mean, xr.ci95_half_width, yr.ci95_half_width))
+                knob[key] = _curve_axis(sub, arm, along, p) if group_by == "arm" else None
+            if log_x and xr.mean <= 0:
+                dropped_log += 1
+                continue
+            if log_y and yr.mean <= 0:
+                zeros.setdefault(key, []).append((xr.mean, params))
+                continue
+            groups[key].append((xr.mean, yr.mean, xr.ci95_half_width, yr.ci95_half_width,
+                                params))
     if dropped_log:
-        _note(notes, f"{dropped_log} (point, arm) pair(s) with a value <= 0 not shown on the "
+        _note(notes, f"{dropped_log} (point, arm) pair(s) with an x value <= 0 not shown on the "
                      f"log axis")
-    if not groups:
+    if not any(groups.values()) and not zeros:
         raise AnalysisInputError(f"{table.source}: no (point, arm) has values of both {xp} "
                                  f"and {yp} (null values, e.g. detection times without "
                                  f"crashes, have none)")
     fig, ax = new_figure(size)
     for i, key in enumerate(order):
-        s = sorted(groups[key])
-        line_with_ci(ax, [v[0] for v in s], [v[1] for v in s], [v[3] for v in s],
-                     x_half_widths=[v[2] for v in s], label=key, index=i)
+        s = sorted(groups[key], key=lambda v: (v[0], v[1]))
+        label = key + (f" [{_short(knob[key])}]" if knob.get(key) else "")
+        if s:
+            line_with_ci(ax, [v[0] for v in s], [v[1] for v in s], [v[3] for v in s],
+                         x_half_widths=[v[2] for v in s], label=label, index=i)
+        elif key in zeros:  # only zeros: a legend entry for the edge markers below
+            ax.plot([], [], color=series_style(i)[0], marker=series_style(i)[1], label=label)
     ax.set_xlabel(names.label_of(x_metric))
     ax.set_ylabel(names.label_of(y_metric))
     if log_x:
         ax.set_xscale("log")
     if log_y:
         ax.set_yscale("log")
+    start_counts_at_zero(ax, x_path=xp, y_path=yp)
+    placed = []
+    if zeros:
+        _mark_zeros(ax, order, zeros, knob, placed)
+    for i, key in enumerate(order):
+        if knob.get(key):
+            _annotate_knob(ax, sorted(groups[key], key=lambda v: (v[0], v[1])), knob[key], i,
+                           placed)
     legend(ax)
     if title:
         ax.set_title(title)
     return fig
+
+
+def _curve_axis(table, arm, along, point):
+    """The sweep axis that parameterises `arm`'s curve: among the axes varying along the curves,
+    the one inside this arm's own entry of an arm list (`...arms[i]...` or
+    `...neighbour_check[i]...` whose entry is named `arm` in the point's resolved config, or,
+    without configs, the i-th arm of the table), else the first axis outside any arm list;
+    None if nothing varies."""
+    shared = None
+    cfg = table.point_configs.get(point)
+    for a in along:
+        owner = None
+        for list_path in ("arms", "neighbour_check"):
+            marker = f".{list_path}["
+            if marker in a:
+                head, rest = a.split(marker, 1)
+                index = int(rest.split("]", 1)[0])
+                entry = get_config(cfg, f"{head}.{list_path}[{index}]") if cfg else MISSING
+                if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                    owner = entry["name"]
+                else:
+                    arms = table.arms()
+                    owner = arms[index] if index < len(arms) else None
+                break
+        else:
+            if shared is None:
+                shared = a
+            continue
+        if owner == arm:
+            return a
+    return shared
+
+
+def _fmt_knob(v):
+    return f"{v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
+
+
+def _free_spot(ax, x, y, placed, min_pt=7.0):
+    """True (and the spot is taken) if no label already sits within min_pt points of the data
+    point (x, y): labels that would overprint each other are left out, nearest first."""
+    px, py = ax.transData.transform((x, y))
+    scale = 72.0 / ax.figure.dpi
+    for qx, qy in placed:
+        if abs(px - qx) * scale < min_pt * 2.5 and abs(py - qy) * scale < min_pt:
+            return False
+    placed.append((px, py))
+    return True
+
+
+def _annotate_knob(ax, s, axis, index, placed):
+    """Writes the swept parameter's value (the legend names the parameter) next to the points
+    of one curve, in the curve's colour; a value that would overprint another label is left
+    out, but the curve's two ends are always tried first."""
+    color = series_style(index)[0]
+    n = len(s)
+    order = ([0, n - 1] if n > 1 else list(range(n))) + list(range(1, n - 1))
+    for j in order:
+        v = s[j]
+        if not _free_spot(ax, v[0], v[1], placed):
+            continue
+        ax.annotate(_fmt_knob(v[4].get(axis)), xy=(v[0], v[1]), xytext=(3, 3),
+                    textcoords="offset points", fontsize=4.5, color=color, ha="left",
+                    va="bottom")
+
+
+def _mark_zeros(ax, order, zeros, knob, placed):
+    """Values a log y axis cannot show (mean <= 0, e.g. no mistake at all) are drawn as open
+    downward triangles on the bottom edge, in the curve's colour, labelled with the swept
+    value, and named in the legend; never silently dropped."""
+    y0 = ax.get_ylim()[0]
+    for i, key in enumerate(order):
+        for x, params in zeros.get(key, []):
+            color = series_style(i)[0]
+            ax.plot([x], [y0], marker="v", markerfacecolor="none", markeredgecolor=color,
+                    markersize=5, linestyle="none", clip_on=False, zorder=6)
+            if knob.get(key) and _free_spot(ax, x, y0, placed):
+                ax.annotate(_fmt_knob(params.get(knob[key])), xy=(x, y0), xytext=(0, 4),
+                            textcoords="offset points", fontsize=4.5, color=color,
+                            ha="center", va="bottom")
+    ax.set_ylim(bottom=y0)
+    ax.plot([], [], marker="v", markerfacecolor="none", markeredgecolor="black",
+            linestyle="none", label="0 (not on the log axis)")
 
 
 def figure_qos_tradeoff(table, group_by="auto", where=None, arms=None, split_by=(),
@@ -331,6 +444,7 @@ def figure_cdf(runs, lists=("geode_detection_times", "geode_removal_times"),
     fig, axes = new_figure(size or ("double" if len(lists) > 1 else "single"), ncols=len(lists))
     axes = axes if isinstance(axes, list) else [axes]
     missing_cfg = set()
+    per_run_means = False  # some line mixes per-run means in: the title must say so
     for ax, role in zip(axes, lists):
         spec = names.LISTS.get(role, {"list": role})
         list_path, scalar_path = spec["list"], spec.get("mean")
@@ -356,12 +470,13 @@ def figure_cdf(runs, lists=("geode_detection_times", "geode_removal_times"),
         if not groups:
             what = list_path + (f" or {scalar_path}" if scalar_path else "")
             raise AnalysisInputError(f"{source}: no run has metrics at {what} "
-                                     f"(role {role!r} in analysis/metric_names.py)")
+                                     f"(role {role!r} in fdsim_analysis/metric_names.py)")
         fallback = how_count["summary"] + how_count["mean_of_many"]
         if fallback:
             _note(notes, f"{role}: {fallback} run-arm(s) without the list {list_path}: used "
                          f"the per-run summary {scalar_path} (one sample per run)")
         if how_count["mean_of_many"]:
+            per_run_means = True
             _note(notes, f"{role}: {how_count['mean_of_many']} of those run-arm(s) had several "
                          f"samples: their mean stands for them, so that CDF is not of single "
                          f"events (needs the list {list_path})")
@@ -389,6 +504,8 @@ def figure_cdf(runs, lists=("geode_detection_times", "geode_removal_times"),
         legend(axes[-1], loc="lower right")
     for gp in sorted(missing_cfg):
         _note(notes, f"some runs have no {gp} in their resolved config (grouped as \"?\")")
+    if per_run_means:
+        title = (f"{title} " if title else "") + "(includes per-run means, not single events)"
     if title:
         fig.suptitle(title)
     return fig

@@ -9,6 +9,12 @@ Contract:
   paths. The SVG and PDF carry no date and use a fixed hash salt, so the same figure gives the
   same bytes; PNG output is deterministic for a given matplotlib version.
 - Error bars are the 95% half-widths as given (a missing half-width draws no bar).
+- Series styles: series_style(i) gives series i a (colour, marker, line style) that no other
+  series of the first 40 shares (10 colours; the marker and line style change every 10).
+- Legends never cover data: up to LEGEND_INSIDE_MAX entries go inside the axes where they
+  overlap the fewest points ("best"); more go outside, to the right of the axes
+  (legend_outside()), where the saved figure makes room for them.
+- Count axes start at zero (start_counts_at_zero()).
 """
 
 import os
@@ -39,6 +45,37 @@ STYLE = {
 }
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
+LINESTYLES = ("-", "--", ":", "-.")
+LEGEND_INSIDE_MAX = 4
+
+
+def series_style(index):
+    """(colour, marker, line style) of series `index`: distinct for the first 40 series."""
+    color = f"C{index % 10}"
+    marker = MARKERS[(index + index // 10) % len(MARKERS)]
+    linestyle = LINESTYLES[(index // 10) % len(LINESTYLES)]
+    return color, marker, linestyle
+
+
+def legend_outside(n_entries):
+    """True if a legend of `n_entries` goes outside the axes (too big to sit on the data)."""
+    return n_entries > LEGEND_INSIDE_MAX
+
+
+def legend_columns(n_entries):
+    """Columns of an outside legend: one up to 20 entries, then as many as keep 20 rows."""
+    return max(1, -(-n_entries // 20))
+
+
+def start_counts_at_zero(ax, x_path=None, y_path=None):
+    """A linear axis of a count ("..._count" metric) starts at 0, so bars of different
+    heights are not read as ratios of their visible parts."""
+    def is_count(path):
+        return bool(path) and any(part.endswith("_count") for part in path.split("."))
+    if is_count(y_path) and ax.get_yscale() == "linear":
+        ax.set_ylim(bottom=0)
+    if is_count(x_path) and ax.get_xscale() == "linear":
+        ax.set_xlim(left=0)
 
 
 def new_figure(size="single", ncols=1, nrows=1, sharey=False):
@@ -63,9 +100,21 @@ def _style_axes(ax):
 
 
 def legend(ax, **kw):
+    """The axes' legend: inside ("best") when small, else outside on the right."""
     handles, labels = ax.get_legend_handles_labels()
-    if handles:
-        ax.legend(fontsize=STYLE["legend.fontsize"], frameon=False, **kw)
+    if not handles:
+        return None
+    if legend_outside(len(handles)):
+        kw = {k: v for k, v in kw.items() if k != "loc"}
+        leg = ax.legend(fontsize=STYLE["legend.fontsize"], frameon=False, loc="upper left",
+                        bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                        ncol=legend_columns(len(handles)), **kw)
+        # Outside the layout: the axes keep their size and the saved figure (bbox "tight")
+        # grows to hold the legend.
+        leg.set_in_layout(False)
+        return leg
+    kw.setdefault("loc", "best")
+    return ax.legend(fontsize=STYLE["legend.fontsize"], frameon=False, **kw)
 
 
 def line_with_ci(ax, xs, ys, half_widths=None, x_half_widths=None, label=None, index=0,
@@ -75,10 +124,9 @@ def line_with_ci(ax, xs, ys, half_widths=None, x_half_widths=None, label=None, i
     the same in every panel even when a panel leaves some arms out (the reference arm of a
     paired-difference panel)."""
     xs, ys = list(xs), list(ys)
-    marker = MARKERS[index % len(MARKERS)]
-    color = f"C{index % 10}"
+    color, marker, linestyle = series_style(index)
     if band and half_widths is not None:
-        (line,) = ax.plot(xs, ys, marker=marker, label=label, color=color,
+        (line,) = ax.plot(xs, ys, marker=marker, label=label, color=color, linestyle=linestyle,
                           markersize=STYLE["lines.markersize"],
                           linewidth=STYLE["lines.linewidth"])
         lo = [y - (h or 0.0) for y, h in zip(ys, half_widths)]
@@ -89,7 +137,7 @@ def line_with_ci(ax, xs, ys, half_widths=None, x_half_widths=None, label=None, i
     xerr = None if x_half_widths is None else [h if h is not None else 0.0
                                                 for h in x_half_widths]
     container = ax.errorbar(xs, ys, yerr=yerr, xerr=xerr, marker=marker, label=label, color=color,
-                            capsize=STYLE["errorbar.capsize"],
+                            linestyle=linestyle, capsize=STYLE["errorbar.capsize"],
                             markersize=STYLE["lines.markersize"],
                             linewidth=STYLE["lines.linewidth"], elinewidth=0.7)
     return container.lines[0]
@@ -107,9 +155,9 @@ def step_cdf(ax, values, label=None, index=0):
     xs, ps = ecdf(values)
     if not xs:
         return None
-    (line,) = ax.step([xs[0]] + xs, [0.0] + ps, where="post", label=label,
-                      linewidth=STYLE["lines.linewidth"],
-                      linestyle=("-", "--", ":", "-.")[(index // 10) % 4])
+    color, _, linestyle = series_style(index)
+    (line,) = ax.step([xs[0]] + xs, [0.0] + ps, where="post", label=label, color=color,
+                      linewidth=STYLE["lines.linewidth"], linestyle=linestyle)
     return line
 
 
@@ -125,6 +173,9 @@ def save_figure(fig, out_dir, name, formats=("png", "svg")):
         if metadata is None:
             raise ValueError(f"unsupported figure format {fmt!r} (png, svg, pdf)")
         with matplotlib.rc_context(STYLE):
-            fig.savefig(path, format=fmt, dpi=300, metadata=metadata)
+            # Legends placed outside the layout (legend()) still belong in the saved image.
+            extra = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
+            fig.savefig(path, format=fmt, dpi=300, metadata=metadata,
+                        bbox_extra_artists=extra)
         paths.append(path)
     return paths

@@ -11,15 +11,20 @@ Contract:
 - summary_markdown() is the compact `summary` view: the headline metric (the first role of
   metric_names.HEADLINE_ROLES present, unless one is given) with its 95% CI [mean - h, mean + h],
   n, and the paired difference against the reference arm.
+- Multiplicity: wherever a table shows paired differences it also shows, per difference, the
+  two-sided paired-t p-value and the Holm-adjusted p-value (multiplicity.py); the Holm family is
+  every difference of that metric in the table (all points and arms shown), so a verdict read
+  from the adjusted column holds for the table as a whole.
 """
 
 import csv
 import io
 from dataclasses import dataclass, field
 
-from .. import metric_names as names
+from . import metric_names as names
 from .aggregate import format_value
 from .errors import AnalysisInputError
+from .multiplicity import holm, paired_t_p_value
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,13 @@ def fmt(x, digits=4):
     if isinstance(x, int) and not isinstance(x, bool):
         return str(x)
     return f"{x:.{digits}g}"
+
+
+def fmt_p(p):
+    """A p-value for a table: empty when there is none, "<1e-4" below 1e-4."""
+    if p is None:
+        return ""
+    return "<1e-4" if p < 1e-4 else f"{p:.4f}"
 
 
 def _estimate_md(e):
@@ -81,6 +93,7 @@ def metric_table(table, metrics, where=None, arms=None, diff=True, all_axes=Fals
         if diff:
             estimate_columns.add(len(columns))
             columns.append(f"{p} diff")
+            columns += [f"{p} diff p", f"{p} diff p_holm"]
     if diff:
         columns.append("reference_arm")
     rows = []
@@ -97,13 +110,19 @@ def metric_table(table, metrics, where=None, arms=None, diff=True, all_axes=Fals
                 if diff:
                     if r is not None and r.diff_n is not None:
                         row.append(Estimate(r.diff_mean, r.diff_ci95_half_width, r.diff_n))
+                        row += [paired_t_p_value(r.diff_mean, r.diff_sd, r.diff_n), None]
                     else:
-                        row.append(None)
+                        row += [None, None, None]
                 if r is not None and r.reference_arm:
                     ref = r.reference_arm
             if diff:
                 row.append(ref)
             rows.append(row)
+    if diff:  # Holm per metric, over every row of the table
+        for p in paths:
+            col = columns.index(f"{p} diff p")
+            for row, q in zip(rows, holm([row[col] for row in rows])):
+                row[col + 1] = q
     return Table(columns, rows, estimate_columns)
 
 
@@ -165,7 +184,8 @@ def to_csv(t):
 
 
 def summary_markdown(table, metric=None, where=None, arms=None):
-    """The compact markdown summary: per point and arm, the headline metric with its 95% CI."""
+    """The compact markdown summary: per point and arm, the headline metric with its 95% CI,
+    the paired difference against the reference arm and its raw and Holm-adjusted p-values."""
     if metric is None:
         role, path = headline_metric(table)
     else:
@@ -175,29 +195,31 @@ def summary_markdown(table, metric=None, where=None, arms=None):
     axes = sub.varying_axes()
     label = names.label_of(role or path)
     refs = sorted({r.reference_arm for r in sub.rows if r.metric == path and r.reference_arm})
+    shown = [(point, params, arm, sub.row(point, arm, path)) for point, params in sub.points()
+             for arm in sub.arms()]
+    shown = [x for x in shown if x[3] is not None]
+    pvals = [paired_t_p_value(r.diff_mean, r.diff_sd, r.diff_n) for *_, r in shown]
     lines = [f"{sub.source}: {label} [{path}], mean and 95% CI over replications (Student t); "
              f"\u0394 = arm \u2212 {refs[0] if len(refs) == 1 else 'reference arm'}, paired "
-             f"over replications", ""]
-    cols = ["point"] + axes + ["arm", "mean", "95% CI", "n", "\u0394 (95% CI)"]
+             f"over replications; p: paired t, two-sided; p (Holm): adjusted over the "
+             f"{sum(1 for x in pvals if x is not None)} differences of this table", ""]
+    cols = ["point"] + axes + ["arm", "mean", "95% CI", "n", "\u0394 (95% CI)", "p",
+                               "p (Holm)"]
     lines.append("| " + " | ".join(cols) + " |")
     lines.append("|" + "|".join("---" for _ in cols) + "|")
-    for point, params in sub.points():
-        for arm in sub.arms():
-            r = sub.row(point, arm, path)
-            if r is None:
-                continue
-            if r.mean is not None and r.ci95_half_width is not None:
-                ci = f"[{fmt(r.mean - r.ci95_half_width)}, {fmt(r.mean + r.ci95_half_width)}]"
-            else:
-                ci = "n/a"
-            if r.diff_mean is not None:
-                d = fmt(r.diff_mean) + (f" ± {fmt(r.diff_ci95_half_width)}"
-                                        if r.diff_ci95_half_width is not None else "")
-            elif r.reference_arm == arm:
-                d = "(reference)"
-            else:
-                d = "n/a"
-            cells = [str(point)] + [format_value(params.get(a)) for a in axes] + [
-                arm, fmt(r.mean), ci, str(r.n), d]
-            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    for (point, params, arm, r), pv, q in zip(shown, pvals, holm(pvals)):
+        if r.mean is not None and r.ci95_half_width is not None:
+            ci = f"[{fmt(r.mean - r.ci95_half_width)}, {fmt(r.mean + r.ci95_half_width)}]"
+        else:
+            ci = "n/a"
+        if r.diff_mean is not None:
+            d = fmt(r.diff_mean) + (f" ± {fmt(r.diff_ci95_half_width)}"
+                                    if r.diff_ci95_half_width is not None else "")
+        elif r.reference_arm == arm:
+            d = "(reference)"
+        else:
+            d = "n/a"
+        cells = [str(point)] + [format_value(params.get(a)) for a in axes] + [
+            arm, fmt(r.mean), ci, str(r.n), d, fmt_p(pv), fmt_p(q)]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"

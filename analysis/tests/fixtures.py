@@ -10,8 +10,8 @@ import io
 import json
 import os
 
-from analysis.fdsim_analysis.aggregate import aggregate_runs
-from analysis.fdsim_analysis.loading import load_run
+from fdsim_analysis.aggregate import aggregate_runs
+from fdsim_analysis.loading import load_run
 
 
 def write_json(path, doc):
@@ -149,8 +149,8 @@ def geode_run(profile, member_timeout_ms, rep, with_lists=True):
         removal = {"mean": sum(rem) / 3 + shift, "min": rem[0] + shift, "p50": rem[1] + shift,
                    "max": rem[2] + shift, "count": 3}
         if with_lists:
-            first["values"] = [x + shift for x in det]
-            removal["values"] = [x + shift for x in rem]
+            first["samples_s"] = [x + shift for x in det]
+            removal["samples_s"] = [x + shift for x in rem]
         arms[arm] = {"detection_first_suspicion_s": first, "detection_removal_s": removal,
                      "false_removals_count": (2 if arm == "fixed" else 1) + rep}
     cfg = {"membership": {"profile": profile, "member_timeout_ms": member_timeout_ms,

@@ -6,8 +6,8 @@ import sys
 import tempfile
 import unittest
 
-from analysis.fdsim_analysis import cli
-from analysis.tests import fixtures
+from fdsim_analysis import cli
+from . import fixtures
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -84,9 +84,9 @@ class Cli(unittest.TestCase):
         self.assertIn("--axis applies to --runs only", err)
 
     def test_module_entry_point_has_help(self):
-        proc = subprocess.run([sys.executable, "-m", "analysis.fdsim_analysis", "figure",
-                               "--help"], cwd=REPO_ROOT, capture_output=True, text=True,
-                              timeout=60)
+        proc = subprocess.run([sys.executable, "-m", "fdsim_analysis", "figure", "--help"],
+                              cwd=os.path.join(REPO_ROOT, "analysis"), capture_output=True,
+                              text=True, timeout=60)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         for name in ("loadsharing", "qos", "cdf", "geode-gc"):
             self.assertIn(name, proc.stdout)

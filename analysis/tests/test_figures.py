@@ -6,13 +6,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from analysis.fdsim_analysis.aggregate import attach_point_configs  # noqa: E402
-from analysis.fdsim_analysis.errors import AnalysisInputError  # noqa: E402
-from analysis.fdsim_analysis.figures import (figure_cdf, figure_geode_gc,  # noqa: E402
+from fdsim_analysis.aggregate import attach_point_configs  # noqa: E402
+from fdsim_analysis.errors import AnalysisInputError  # noqa: E402
+from fdsim_analysis.figures import (figure_cdf, figure_geode_gc,  # noqa: E402
                                              figure_loadsharing, figure_qos_tradeoff)
-from analysis.fdsim_analysis.loading import RunResult, load_sweep  # noqa: E402
-from analysis.fdsim_analysis.plotting import save_figure  # noqa: E402
-from analysis.tests import fixtures  # noqa: E402
+from fdsim_analysis.loading import RunResult, load_sweep  # noqa: E402
+from fdsim_analysis.plotting import save_figure  # noqa: E402
+from . import fixtures  # noqa: E402
 
 
 def legend_labels(ax):
@@ -128,13 +128,21 @@ class QosFigure(FigureTest):
         self.assertEqual(ax.get_xscale(), "linear")
         self.assertEqual(ax.get_xlabel(), "Mean detection time (s)")
         self.assertEqual(ax.get_ylabel(), "Mistake rate (1/s)")
-        self.assertEqual(legend_labels(ax), ["phi (phi_accrual)", "fixed"])
-        phi, fixed = data_lines(ax)
+        # The swept parameter that moves along phi's curve is named in its legend entry and
+        # its values are written at the points; fixed does not depend on it.
+        self.assertCountEqual(legend_labels(ax), ["phi (phi_accrual) [threshold]", "fixed",
+                                             "0 (not on the log axis)"])
+        self.assertEqual(sorted(t.get_text() for t in ax.texts), ["12", "4", "8"])
+        phi, fixed = data_lines(ax)[:2]
         self.assertEqual(len(phi.get_xdata()), 3)        # one marker per threshold
         self.assertEqual(list(phi.get_xdata()), sorted(phi.get_xdata()))
-        self.assertEqual(len(fixed.get_xdata()), 2)      # the zero mistake rate is left out
-        self.assertEqual(len(notes), 1)
-        self.assertIn("not shown on the log axis", notes[0])
+        self.assertEqual(len(fixed.get_xdata()), 2)      # the zero is not on the log curve...
+        zero_marks = [ln for ln in ax.get_lines() if ln.get_marker() == "v"
+                      and len(ln.get_xdata()) == 1]
+        self.assertEqual(len(zero_marks), 1)             # ...but marked on the bottom edge
+        self.assertAlmostEqual(zero_marks[0].get_xdata()[0], 3.505)
+        self.assertEqual(zero_marks[0].get_ydata()[0], ax.get_ylim()[0])
+        self.assertEqual(notes, [])
 
     def test_axes_varying_independently_along_a_curve_are_noted_zipped_ones_not(self):
         grid = [{"$.a": a, "$.b": b} for a in (1, 2) for b in (10, 20)]
@@ -216,7 +224,7 @@ class CdfFigure(FigureTest):
     def test_no_list_anywhere_is_an_error(self):
         _, sweep = self.sweep(fixtures.write_ls_sweep)
         with self.assertRaisesRegex(AnalysisInputError,
-                                    "no run has metrics at detection_removal_s.values"):
+                                    "no run has metrics at detection_removal_s.samples_s"):
             figure_cdf(sweep.runs(), lists=("geode_removal_times",))
 
 
@@ -226,16 +234,26 @@ class GeodeGcFigure(FigureTest):
         ax = figure_geode_gc(table).axes[0]
         self.assertEqual(ax.get_xlabel(), "Mean removal time (s)")
         self.assertEqual(ax.get_ylabel(), "False removals per run")
+        # The member timeout varies along every curve: its name in the legend, its values at
+        # the points (2 per curve; labels that would overprint another are left out).
         self.assertEqual(legend_labels(ax), [
-            "fixed, profile=current", "phi (adaptive: phi_accrual), profile=current",
-            "fixed, profile=wiki", "phi (adaptive: phi_accrual), profile=wiki"])
+            "fixed, profile=current [member_timeout_ms]",
+            "phi (adaptive: phi_accrual), profile=current [member_timeout_ms]",
+            "fixed, profile=wiki [member_timeout_ms]",
+            "phi (adaptive: phi_accrual), profile=wiki [member_timeout_ms]"])
         for line in data_lines(ax):
             self.assertEqual(len(line.get_xdata()), 2)   # the two member-timeouts
+        texts = {t.get_text() for t in ax.texts}
+        self.assertTrue(texts)
+        self.assertTrue(texts <= {f"{m:g}" for _, params in table.points()
+                                  for m in [params["$.membership.member_timeout_ms"]]})
+        self.assertEqual(ax.get_ylim()[0], 0.0)          # a count axis starts at zero
 
     def test_one_profile(self):
         table, _ = self.sweep(fixtures.write_geode_sweep)
         ax = figure_geode_gc(table, where={"$.membership.profile": "wiki"}).axes[0]
-        self.assertEqual(legend_labels(ax), ["fixed", "phi (adaptive: phi_accrual)"])
+        self.assertEqual(legend_labels(ax), ["fixed [member_timeout_ms]",
+                                             "phi (adaptive: phi_accrual) [member_timeout_ms]"])
 
 
 class Saving(FigureTest):

@@ -3,10 +3,10 @@ import os
 import tempfile
 import unittest
 
-from analysis.fdsim_analysis.errors import AnalysisInputError
-from analysis.fdsim_analysis.loading import (list_run_files, load_aggregate, load_manifest,
+from fdsim_analysis.errors import AnalysisInputError
+from fdsim_analysis.loading import (list_run_files, load_aggregate, load_manifest,
                                              load_run, load_runs, load_sweep)
-from analysis.tests import fixtures
+from . import fixtures
 
 CSV_HEADER = ("point,$.workload.arrival_rate_per_s,$.membership.profile,arm,metric,n,mean,sd,"
               "ci95_half_width,reference_arm,diff_n,diff_mean,diff_sd,diff_ci95_half_width\n")

@@ -1,7 +1,7 @@
 import unittest
 
-from analysis import metric_names
-from analysis.fdsim_analysis.paths import (MISSING, config_path_steps, flatten_metrics,
+from fdsim_analysis import metric_names
+from fdsim_analysis.paths import (MISSING, config_path_steps, flatten_metrics,
                                            get_config, get_metric)
 
 

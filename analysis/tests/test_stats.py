@@ -1,7 +1,7 @@
 import math
 import unittest
 
-from analysis.fdsim_analysis.stats import (paired_differences, student_t_cdf,
+from fdsim_analysis.stats import (paired_differences, student_t_cdf,
                                            student_t_quantile, summarize)
 
 

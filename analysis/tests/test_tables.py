@@ -4,12 +4,12 @@ import os
 import tempfile
 import unittest
 
-from analysis.fdsim_analysis.aggregate import aggregate_runs
-from analysis.fdsim_analysis.errors import AnalysisInputError
-from analysis.fdsim_analysis.loading import RunResult, load_aggregate
-from analysis.fdsim_analysis.tables import (metric_table, summary_markdown, to_csv,
+from fdsim_analysis.aggregate import aggregate_runs
+from fdsim_analysis.errors import AnalysisInputError
+from fdsim_analysis.loading import RunResult, load_aggregate
+from fdsim_analysis.tables import (metric_table, summary_markdown, to_csv,
                                             to_markdown)
-from analysis.tests import fixtures
+from . import fixtures
 
 # Hand computation for the fixed runs below (t_{0.975,3} = 3.182446):
 #   arm A: 1, 2, 3, 4 -> mean 2.5, sd sqrt(5/3) = 1.290994, h = 3.182446 * 1.290994 / 2 = 2.054260
@@ -107,9 +107,13 @@ class Tables(unittest.TestCase):
         md = to_markdown(metric_table(aggregate_runs(hand_runs()), ["loss_ratio"]))
         lines = md.splitlines()
         self.assertEqual(lines[0], "| point | arm | loss_ratio | loss_ratio diff | "
+                                   "loss_ratio diff p | loss_ratio diff p_holm | "
                                    "reference_arm |")
-        self.assertEqual(lines[2], "| 0 | A | 2.5 ± 2.054 (n=4) |  | A |")
-        self.assertEqual(lines[3], "| 0 | B | 3.5 ± 2.756 (n=4) | 1 ± 1.299 (n=4) | A |")
+        self.assertEqual(lines[2], "| 0 | A | 2.5 ± 2.054 (n=4) |  |  |  | A |")
+        # Paired t: t = 1 / (0.8165 / 2) = 2.449 with 3 df, two-sided p = 0.0917; a family of
+        # one comparison, so Holm leaves it unchanged.
+        self.assertEqual(lines[3], "| 0 | B | 3.5 ± 2.756 (n=4) | 1 ± 1.299 (n=4) | 0.09172 | "
+                                   "0.09172 | A |")
 
     def test_csv_has_full_precision_columns(self):
         text = to_csv(metric_table(aggregate_runs(hand_runs()), ["loss_ratio"]))
@@ -138,15 +142,18 @@ class Tables(unittest.TestCase):
         self.assertIn("P(dynamic failure) [dynamic_failure_ratio]", summary[0])
         self.assertIn("\u0394 = arm \u2212 none", summary[0])
         self.assertEqual(summary[2], "| point | $.workload.arrival_rate_per_s | arm | mean | "
-                                     "95% CI | n | \u0394 (95% CI) |")
+                                     "95% CI | n | \u0394 (95% CI) | p | p (Holm) |")
         self.assertEqual(summary[4], "| 0 | 0.5 | none | 0.25 | [0.1258, 0.3742] | 3 | "
-                                     "(reference) |")
+                                     "(reference) |  |  |")
+        # t = -0.05 / (0.01 / sqrt 3) = -8.660 with 2 df: p = 1 - 8.660 / sqrt(2 + 75) = 0.01307;
+        # the n = 1 difference has no p, so the Holm family has one member.
         self.assertEqual(summary[5], "| 0 | 0.5 | oracle | 0.2 | [0.0758, 0.3242] | 3 | "
-                                     "-0.05 ± 0.02484 |")
-        self.assertEqual(summary[7], "| 1 | 0.9 | oracle | 0.3 | n/a | 1 | -0.2 |")
+                                     "-0.05 ± 0.02484 | 0.0131 | 0.0131 |")
+        self.assertEqual(summary[7], "| 1 | 0.9 | oracle | 0.3 | n/a | 1 | -0.2 |  |  |")
+        self.assertIn("adjusted over the 1 differences", summary[0])
         md = to_markdown(metric_table(t, ["dynamic_failure_probability"],
                                       where={"$.workload.arrival_rate_per_s": 0.9}))
-        self.assertIn("| 1 | oracle | 0.3 (n=1) | -0.2 (n=1) | none |", md)
+        self.assertIn("| 1 | oracle | 0.3 (n=1) | -0.2 (n=1) |  |  | none |", md)
 
     def test_summary_without_headline_metric_asks_for_one(self):
         with self.assertRaisesRegex(AnalysisInputError, "give --metric"):

@@ -1,5 +1,5 @@
 #pragma once
-// Heartbeat failure detectors (spec/detectors.md).
+// Heartbeat failure detectors (docs/models/heartbeat-detectors.md).
 //
 // Contract: a Detector watches one peer from the arrivals of its heartbeats. Between two
 // arrivals, every detector here is monotone: it trusts the peer until some instant and suspects

@@ -1,5 +1,5 @@
 #pragma once
-// The pairwise heartbeat study (spec/detectors.md, spec/metrics.md section 1): senders send a
+// The pairwise heartbeat study (docs/models/heartbeat-detectors.md, docs/models/metrics.md section 1): senders send a
 // heartbeat every eta to each of their monitors; every detector arm watches the SAME arrivals.
 //
 // Contract:

@@ -1,5 +1,5 @@
 #pragma once
-// Hou–Shin quantile detector on heartbeats: the hypothesis-test timeout of spec/hou-shin.md F
+// Hou–Shin quantile detector on heartbeats: the hypothesis-test timeout of docs/models/hou-shin-timeout.md
 // applied to periodic heartbeats. Under H0 (p alive) the silence after an arrival ends with the
 // next arrival; under H1 nothing arrives. The most powerful test at false-suspicion level alpha
 // suspects once the silence reaches the (1 - alpha) quantile of the inter-arrival time T, plus
@@ -10,12 +10,12 @@
 // into an exponential excess. Rationale: an exponential inter-arrival (Hou–Shin's Poisson
 // broadcasts) would ignore the known period and put the timeout near 4.6 eta for alpha = 0.01
 // whatever the network; the excess model keeps the period and learns only the lateness.
-// Estimation (spec G, conjugate Gamma prior on r): prior Gamma(a0, b0) with a0 = prior_shape and
+// Estimation (docs/models/load-sharing.md "On-line estimators", conjugate Gamma prior on r): prior Gamma(a0, b0) with a0 = prior_shape and
 // b0 = prior_shape * prior_excess (prior mean excess `prior_excess`); each inter-arrival gap g
 // (between consecutive arrivals, any sequence numbers) contributes one event with exposure
 // x = max(0, g - eta) seconds: a <- w a + 1, b <- w b + x, with w the forgetting factor per
-// heartbeat (spec G's forgetting with one heartbeat as the unit of time; w = 1: no forgetting).
-// The estimate is the posterior mean r^ = a / b (plugged in, as spec G prescribes), and the
+// heartbeat (the load-sharing estimators' forgetting with one heartbeat as the unit of time; w = 1: no forgetting).
+// The estimate is the posterior mean r^ = a / b (plugged in, as the load-sharing estimators do), and the
 // quantile is exact for the model: q = eta + ln(1/alpha) / r^. suspect_at() = last arrival +
 // q + delay_allowance (rounded to the nearest ns). Defined from the first heartbeat on (the
 // prior alone gives a timeout); SimTime::max() before it.

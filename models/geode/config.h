@@ -1,5 +1,5 @@
 #pragma once
-// The `membership` section: the Geode-style heartbeat ring (spec/geode-gms.md).
+// The `membership` section: the Geode-style heartbeat ring (docs/models/geode-membership.md).
 //
 // Contract: parse_geode_config() reads every key below, writes every resolved value (given or
 // defaulted) into the resolved config, and reports problems through the reader's Diagnostics

@@ -47,6 +47,8 @@ void GeodeRecorder::message_sent(SimTime t, NodeId, Msg m, uint32_t bytes) {
 }
 
 void GeodeRecorder::suspicion_raised(SimTime t, NodeId, const MemberId& suspect) {
+  const auto at = std::lower_bound(suspected_.begin(), suspected_.end(), suspect);
+  if (at == suspected_.end() || !(*at == suspect)) suspected_.insert(at, suspect);
   for (CrashRecord& c : crashes_)
     if (c.id == suspect && !c.first_suspicion && t >= c.crashed) c.first_suspicion = t;
   if (!measuring(t)) return;
@@ -54,7 +56,11 @@ void GeodeRecorder::suspicion_raised(SimTime t, NodeId, const MemberId& suspect)
   if (alive(suspect)) ++false_suspicions_;
 }
 
-void GeodeRecorder::final_check_done(SimTime t, NodeId, const MemberId&, bool passed) {
+void GeodeRecorder::final_check_done(SimTime t, NodeId, const MemberId& suspect, bool passed) {
+  if (passed) {
+    const auto at = std::lower_bound(suspected_.begin(), suspected_.end(), suspect);
+    if (at != suspected_.end() && *at == suspect) suspected_.erase(at);
+  }
   if (!measuring(t)) return;
   ++final_checks_;
   if (passed) ++final_checks_passed_;
@@ -95,8 +101,11 @@ void GeodeRecorder::on_crash(NodeId n) {
   const SimTime t = world_.sim.now();
   const bool was_member = participating_[n];
   participating_[n] = false;
-  if (was_member && measuring(t))
-    crashes_.push_back(CrashRecord{MemberId{n, world_.hosts.incarnation(n), -1}, t, {}, {}, {}});
+  if (was_member && measuring(t)) {
+    const MemberId id{n, world_.hosts.incarnation(n), -1};
+    const bool already = std::binary_search(suspected_.begin(), suspected_.end(), id);
+    crashes_.push_back(CrashRecord{id, t, {}, {}, {}, already});
+  }
   check_survivors(t);
 }
 
@@ -122,8 +131,12 @@ json GeodeRecorder::metrics() const {
   auto per = [](double x, double d) { return d > 0 ? json(x / d) : json(nullptr); };
 
   std::vector<double> to_suspicion, to_removal, to_all;
-  uint64_t undetected = 0;
+  uint64_t undetected = 0, already_suspected = 0;
   for (const CrashRecord& c : crashes_) {
+    if (c.already_suspected) {
+      ++already_suspected;
+      continue;
+    }
     if (c.first_suspicion) to_suspicion.push_back((*c.first_suspicion - c.crashed).seconds());
     if (c.removal)
       to_removal.push_back((*c.removal - c.crashed).seconds());
@@ -155,11 +168,18 @@ json GeodeRecorder::metrics() const {
   m["false_removals_per_member_hour"] = per(double(false_removals_.size()), member_h);
   m["forced_disconnects_removed_count"] = disconnects_[size_t(DisconnectReason::removed)];
   m["forced_disconnects_partition_count"] = disconnects_[size_t(DisconnectReason::partition)];
+  m["already_suspected_at_crash_count"] = already_suspected;
   m["crashes_count"] = crashes_.size();
   m["crashes_undetected_count"] = undetected;
-  m["detection_first_suspicion_s"] = summarize(to_suspicion);
-  m["detection_removal_s"] = summarize(to_removal);
-  m["detection_all_survivors_s"] = summarize(to_all);
+  // The per-crash samples, in crash order, capped so that result files stay bounded.
+  auto with_values = [](const std::vector<double>& v) {
+    json s = summarize(v);
+    s["samples_s"] = std::vector<double>(v.begin(), v.begin() + std::min(v.size(), kMaxDetectionSamples));
+    return s;
+  };
+  m["detection_first_suspicion_s"] = with_values(to_suspicion);
+  m["detection_removal_s"] = with_values(to_removal);
+  m["detection_all_survivors_s"] = with_values(to_all);
   m["views_installed_count"] = views_installed_;
   m["final_checks_count"] = final_checks_;
   m["final_checks_passed_count"] = final_checks_passed_;

@@ -1,5 +1,5 @@
 #pragma once
-// Membership metrics of the Geode ring (spec/metrics.md section 2), recorded from the
+// Membership metrics of the Geode ring (docs/models/metrics.md section 2), recorded from the
 // members' signals plus the ground truth of Hosts (a HostListener).
 //
 // Contract (every metric counts only what happens at or after warmup_end; a crash is measured
@@ -14,10 +14,20 @@
 // - detection times of a measured crash: to the first suspicion raised about the crashed
 //   identity; to its removal (the first view installed at a coordinator without it); to the
 //   instant every survivor (up, participating, other than the crashed host) has installed a
-//   view without it. Crashes not removed by the horizon count as undetected.
+//   view without it. Crashes not removed by the horizon count as undetected. Each of the three
+//   is summarised ({"mean","min","p50","max","count"}) and its samples are listed under
+//   "samples_s" in crash order, at most kMaxDetectionSamples of them (the first ones; "count"
+//   says how many there were), so `figure cdf` plots single events and result files stay
+//   bounded.
 // - rates per member-hour and per member per second divide by (initial view size) x (length
 //   of the measurement window); message counts are logical sends (network retransmissions
 //   are not counted), by message type.
+// - a crash of a member that was already suspected when it crashed (a suspicion about that
+//   identity raised before the crash and not cleared since by a passed final check, so the
+//   removal may already be under way) counts in already_suspected_at_crash_count and gives no
+//   detection sample and no undetected count: the removal it gets was started by the false
+//   suspicion, and counting it would reward arms that suspect a lot (as Chen's T_D = 0 does
+//   for the heartbeat detectors). The detection summaries are over the other crashes.
 
 #include <array>
 #include <optional>
@@ -31,6 +41,8 @@
 
 namespace fdsim::geode {
 
+inline constexpr size_t kMaxDetectionSamples = 1000;
+
 class GeodeRecorder final : public Signals, public net::HostListener {
  public:
   struct CrashRecord {
@@ -39,6 +51,7 @@ class GeodeRecorder final : public Signals, public net::HostListener {
     std::optional<SimTime> first_suspicion;
     std::optional<SimTime> removal;
     std::optional<SimTime> all_survivors;
+    bool already_suspected = false;  // a suspicion of this identity was pending at the crash
   };
 
   GeodeRecorder(World& world, size_t initial_members);
@@ -79,6 +92,7 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   std::vector<CrashRecord> crashes_;
   std::vector<MemberId> false_removals_;
   std::vector<MemberId> told_removed_alive_;  // disconnected (reason removed) while running
+  std::vector<MemberId> suspected_;  // suspicion raised, no passed final check since (sorted)
   uint64_t suspicions_ = 0;
   uint64_t false_suspicions_ = 0;
   uint64_t views_installed_ = 0;

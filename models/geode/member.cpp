@@ -1,5 +1,5 @@
 // Member: lifecycle, messaging helpers, heartbeats, the monitor tick and neighbour checks
-// (spec 2, 3, 4.1). Suspicion handling is in member_suspicion.cpp, views in member_views.cpp.
+// (docs/models/geode-membership.md, "State" to "Neighbour check"). Suspicion handling is in member_suspicion.cpp, views in member_views.cpp.
 #include "models/geode/member.h"
 
 #include <algorithm>
@@ -161,7 +161,7 @@ std::optional<SimTime> Member::last_contact(const MemberId& m) const {
   return it->second;
 }
 
-// --- Heartbeats (spec 3). ---
+// --- Heartbeats (docs/models/geode-membership.md, "Heartbeats and watching"). ---
 
 void Member::start_loops(Duration offset) {
   const GeodeConfig& c = shared_.config;
@@ -257,7 +257,7 @@ void Member::on_heartbeat_request(const MemberId& from, int64_t request_id) {
       /*reliable_reply=*/true);
 }
 
-// --- Contact (spec 3). ---
+// --- Contact (docs/models/geode-membership.md, "Heartbeats and watching"). ---
 
 void Member::contacted_by(const MemberId& from, SimTime stamp) {
   if (!in_view(from) || from == me_) return;
@@ -285,7 +285,7 @@ void Member::recompute_neighbour() {
   set_neighbour(view_ ? next_neighbour(*view_, me_, me_, suspected_) : std::nullopt);
 }
 
-// --- Monitor tick (spec 3) and neighbour checks (spec 4.1). ---
+// --- Monitor tick and neighbour checks (docs/models/geode-membership.md). ---
 
 void Member::monitor_tick() {
   // Fixed rate: the next tick keeps the phase. Source rules (GMSHealthMonitor.start:

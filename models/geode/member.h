@@ -1,7 +1,7 @@
 #pragma once
-// One Geode member: the GMSHealthMonitor of spec sections 2-4 (heartbeats, neighbour watch,
+// One Geode member: the GMSHealthMonitor of docs/models/geode-membership.md (heartbeats, neighbour watch,
 // monitor tick, neighbour checks, suspicion fan-out and receipt, final checks) plus the
-// member side of spec 5 (removal requests, view prepare/install, forced disconnect, the
+// member side of "Removal and views" there (removal requests, view prepare/install, forced disconnect, the
 // minimal re-join of a recovered host). The coordinator side lives in view_creator.h.
 //
 // Contract:

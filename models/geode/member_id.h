@@ -4,7 +4,7 @@
 //
 // Contract: two identities denote the same member iff node and incarnation are equal (that is
 // what operator== and the ordering compare); `join_view` is an attribute carried along so the
-// TCP final check can compare it too (spec 4.4: identity and view id must match). A host that
+// TCP final check can compare it too (docs/models/geode-membership.md, "Final check": identity and view id must match). A host that
 // crashes and recovers is a new incarnation, hence a new member: the old identity never
 // answers a check again.
 

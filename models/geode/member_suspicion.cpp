@@ -1,4 +1,5 @@
-// Member: suspicion fan-out and receipt (spec 4.2, 4.3) and final checks (spec 4.4).
+// Member: suspicion fan-out and receipt and final checks (docs/models/geode-membership.md,
+// "Suspicion recipients", "Receiving a suspicion", "Final check").
 #include <algorithm>
 
 #include "models/geode/member.h"

@@ -1,5 +1,5 @@
 // Member: removal requests, coordinator take-over, view prepare/install, forced disconnect,
-// partition announcements and the minimal re-join (spec 5; see member.h for the
+// partition announcements and the minimal re-join (docs/models/geode-membership.md, "Removal and views"; see member.h for the
 // simplifications).
 #include <algorithm>
 

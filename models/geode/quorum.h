@@ -1,5 +1,5 @@
 #pragma once
-// Quorum weights for partition detection (spec 5).
+// Quorum weights for partition detection (docs/models/geode-membership.md, "Quorum").
 //
 // Contract: a member weighs 10, plus 5 if it is the lead member (the first non-locator member
 // of the view, in view order); a locator weighs 3; every member adds its extra weight

@@ -1,5 +1,5 @@
 #pragma once
-// Recipients of a SuspectMembersMessage (spec 4.2).
+// Recipients of a SuspectMembersMessage (docs/models/geode-membership.md, "Suspicion recipients").
 //
 // Contract:
 // - view size <= small_view_size: every member of the view, in view order (the suspects and

@@ -1,5 +1,6 @@
 #pragma once
-// Ring geometry of a view: whom a member watches and whom it sends heartbeats to (spec 3).
+// Ring geometry of a view: whom a member watches and whom it sends heartbeats to (docs/models/geode-membership.md,
+// "Heartbeats and watching").
 //
 // Contract (pure functions of the view, the member and its suspect set):
 // - next_neighbour(view, me, after, suspects): the first member after `after` in view order

@@ -1,5 +1,5 @@
 #pragma once
-// The coordinator side of spec 5 (Geode's GMSJoinLeave.ViewCreator): it collects removal and
+// The coordinator side of docs/models/geode-membership.md, "Removal and views" (Geode's GMSJoinLeave.ViewCreator): it collects removal and
 // join requests, makes the next view, prepares it, and installs it everywhere.
 //
 // Contract:

@@ -1,5 +1,5 @@
 #pragma once
-// The state broadcast a node sends to its observers (spec/hou-shin.md sections D and G).
+// The state broadcast a node sends to its observers (docs/models/load-sharing.md, "Broadcasts and transfers").
 //
 // Contract: a broadcast is a snapshot taken at its send instant: region and exact load then,
 // and the sender's posterior-mean estimates then. Observers compute the Hou-Shin timeout
@@ -17,7 +17,7 @@
 
 namespace fdsim::loadsharing {
 
-// Posterior means of the sender's on-line estimators (section G), per second.
+// Posterior means of the sender's on-line estimators (docs/models/load-sharing.md, "On-line estimators"), per second.
 struct Estimates {
   double lambda_per_s = 0;                                // external arrival rate at the node
   double mu_per_s = 0;                                    // execution (service) rate

@@ -1,5 +1,5 @@
 #pragma once
-// Buddy sets and preferred lists (spec/hou-shin.md section C).
+// Buddy sets and preferred lists (docs/models/load-sharing.md, "Regions, buddies and preferred lists").
 //
 // Contract: with B = min(buddy_size, N - 1) and offsets o_1, o_2, ... = +1, -1, +2, -2, ...,
 // node i's k-th preference is (i + o_k) mod N (k = 0..B-1 here). For every k the map

@@ -157,7 +157,7 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
                            "duplicate arm name \"" + cfg.arms[k].name + "\"");
     hou_shin = hou_shin || cfg.arms[k].needs_t_out();
   }
-  // The exit-time chain of section F lives on integer queue lengths (CET is mapped onto it).
+  // The exit-time chain (docs/models/hou-shin-timeout.md) lives on integer queue lengths (CET is mapped onto it).
   if (hou_shin && cfg.load_index == LoadIndex::ql &&
       (cfg.thresholds.th_u != std::floor(cfg.thresholds.th_u) ||
        cfg.thresholds.th_f != std::floor(cfg.thresholds.th_f)))

@@ -1,6 +1,6 @@
 #pragma once
 // The configuration of the load-sharing model: the `workload` and `load_sharing` sections of a
-// scenario (spec/hou-shin.md; the scenario keys are listed in parse_loadsharing_config below).
+// scenario (docs/models/load-sharing.md; the scenario keys are listed in parse_loadsharing_config below).
 //
 // Contract: parse_loadsharing_config() never throws and never aborts on bad input: every
 // problem is recorded in the readers' Diagnostics with its JSON path, and every default it
@@ -61,11 +61,11 @@ struct ArmConfig {
   Duration timeout;  // fixed, fixed_periodic: silence after the last message before suspecting
   Duration period;   // fixed_periodic: every node broadcasts its state this often
   double alpha = 0.05;  // hou_shin*, oracle_extra: false-diagnosis probability bound of the test
-  // Observers time T_out[i] (section F).
+  // Observers time T_out[i] (docs/models/hou-shin-timeout.md).
   bool uses_hou_shin_timeout() const {
     return diagnosis == DiagnosisKind::hou_shin || diagnosis == DiagnosisKind::hou_shin_extra;
   }
-  // Senders make the extra broadcasts of section H (hou_shin_extra, and oracle_extra, which
+  // Senders make the extra broadcasts (docs/models/hou-shin-timeout.md) (hou_shin_extra, and oracle_extra, which
   // gets the same load information as hou_shin_extra with oracle diagnosis).
   bool sends_extra() const {
     return diagnosis == DiagnosisKind::hou_shin_extra || diagnosis == DiagnosisKind::oracle_extra;
@@ -94,7 +94,7 @@ enum class TransferTransport : uint8_t { reliable, unreliable };
 enum class LateTaskPolicy : uint8_t { abort, finish };
 
 // Priors (Gamma shape, and rate written as a prior exposure in seconds) and forgetting of the
-// on-line estimators of section G.
+// on-line estimators (docs/models/load-sharing.md, "On-line estimators").
 struct EstimationConfig {
   double arrival_prior_shape = 1.0;
   double arrival_prior_exposure_s = 1.0;

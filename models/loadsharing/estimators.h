@@ -1,5 +1,5 @@
 #pragma once
-// One node's on-line Bayesian estimators (spec/hou-shin.md section G): the external arrival
+// One node's on-line Bayesian estimators (docs/models/load-sharing.md, "On-line estimators"): the external arrival
 // rate lambda, the execution rate mu, and the region input rates lambda_r (tasks joining the
 // local queue per second while the node is in region r; transfers in count, tasks transferred
 // out or dropped do not).

@@ -1,6 +1,6 @@
 #pragma once
-// T_out[i] of spec/hou-shin.md section F for one received broadcast: the silence after which
-// an observer suspects the sender, and (section H) the sender's own extra-broadcast deadline.
+// T_out[i] (docs/models/hou-shin-timeout.md) for one received broadcast: the silence after which
+// an observer suspects the sender, and ("Extra broadcasts" there) the sender's own extra-broadcast deadline.
 //
 // Contract: the chain is the queue length of the sender inside the region it reported, with
 // birth rate lambda_r (the piggy-backed input rate of that region) and death rate mu (the

@@ -264,7 +264,7 @@ void LoadSharingModel::arm_extra_broadcast(NodeId n) {
     schedule_extra(n, std::max(node.last_sent.send_time + wait, sim_.now()), generation);
     return;
   }
-  // k = 1 (section H): the next broadcast is due T_out - margin after the last one. A check at
+  // k = 1 (lossless extra broadcasts): the next broadcast is due T_out - margin after the last one. A check at
   // a lower bound of that interval computes the exact deadline only if no other broadcast went
   // out first (the usual case is a region change before it).
   bool exact = true;

@@ -1,4 +1,4 @@
-// LoadSharingModel::metrics(): spec/hou-shin.md section I and spec/metrics.md section 3, from
+// LoadSharingModel::metrics(): docs/models/metrics.md section 3 (names: docs/metrics.md section 3), from
 // the end of the warm-up on. Every key carries its unit (_count, _s, _ratio, _bytes).
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 #pragma once
-// Hou-Shin load sharing with deadlines and failure diagnosis (spec/hou-shin.md), one arm.
+// Hou-Shin load sharing with deadlines and failure diagnosis (docs/models/load-sharing.md), one arm.
 //
 // What it promises:
 // - Every task arriving at a live node gets exactly one fate (task_ledger.h); the conservation
@@ -17,7 +17,7 @@
 //   Under late_tasks = abort (default) a task that can no longer meet its deadline is never
 //   started (removed as expired when it reaches the head of the queue) and a task running at
 //   its deadline is aborted there; late_tasks = finish runs every task to completion.
-// - Protocol (sections B-E, H): the guarantee test at arrival and at receipt of a transfer; a
+// - Protocol (docs/models/load-sharing.md; extra broadcasts: docs/models/hou-shin-timeout.md): the guarantee test at arrival and at receipt of a transfer; a
 //   task not guaranteed goes to the first buddy of the preferred list that is not suspected,
 //   last reported U, is neither the task's origin nor the node it came from, and where the
 //   task could still meet its deadline after the link's minimum delay; at most

@@ -1,6 +1,6 @@
 #pragma once
 // One node's processor: a non-preemptive single server with a waiting line ordered by the
-// local scheduling policy, and the guarantee test of spec/hou-shin.md section B.
+// local scheduling policy, and the guarantee test of docs/models/load-sharing.md, "Tasks".
 //
 // Contract:
 // - Order: FCFS serves in insertion order. MLFS (minimum laxity first) serves the smallest

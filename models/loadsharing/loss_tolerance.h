@@ -1,9 +1,9 @@
 #pragma once
-// How many consecutive broadcasts an observer of the extra-broadcast scheme (spec section H)
+// How many consecutive broadcasts an observer of the extra-broadcast scheme (docs/models/hou-shin-timeout.md, "Extra broadcasts")
 // lets go missing before it suspects the sender, so that alpha stays a bound on the
 // false-suspicion probability when datagrams are lost (issue 13, item 5).
 //
-// Derivation. Under section H a healthy sender broadcasts again at most I(b) after each
+// Derivation. With extra broadcasts a healthy sender broadcasts again at most I(b) after each
 // broadcast b (I(b) = T_out(b) - send_margin, at least 1 ms). Let the sender keep, after every
 // broadcast, the deadline of its next one at the SMALLEST of the intervals I promised by its last
 // k broadcasts (this one included). Then the k broadcasts after b are all sent within k I(b)
@@ -15,7 +15,7 @@
 // p the first event has probability p^k; we take the smallest k >= 1 with p^k <= alpha / 2,
 // leaving the other half of alpha to the delays (the allowance covers their 99th percentile, and
 // for k >= 2 a late broadcast has (k - 1) I(b) of extra slack). With p = 0, k = 1 and this is the
-// scheme of section H unchanged. Example: p = 0.02: k = 1 for alpha = 0.05, k = 2 for alpha = 0.01.
+// lossless scheme unchanged. Example: p = 0.02: k = 1 for alpha = 0.05, k = 2 for alpha = 0.01.
 // Without extra broadcasts (arm hou_shin) the loss enters T_out itself (hou_shin_timeout.h).
 
 #include <cstdint>

@@ -1,12 +1,12 @@
 #pragma once
-// Load index and state regions (spec/hou-shin.md section C).
+// Load index and state regions (docs/models/load-sharing.md, "Regions, buddies and preferred lists").
 //
 // Contract: region_of(L) is U if L <= th_u, M if th_u < L <= th_f, O if L > th_f, for the load
 // index L: QL (tasks queued or in service, an integer) or CET (remaining cumulative execution
 // time in seconds; with ExecKnowledge::mean it is the planned, not the true, remaining work).
 // The thresholds are in the unit of the index. For QL with integer thresholds the regions are
 // the integer ranges U = {0..th_u}, M = {th_u+1..th_f}, O = {th_f+1, ...} that the exit-time
-// chain of section F uses.
+// chain of docs/models/hou-shin-timeout.md uses.
 
 #include <cstddef>
 #include <cstdint>

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/loadsharing/stats.h"
+#include "models/metrics/kaplan_meier.h"
 
 namespace fdsim::loadsharing {
 
@@ -123,7 +124,7 @@ nlohmann::json SuspicionRecorder::metrics() const {
   m["detections_abandoned_count"] = abandoned_;
   m["already_suspected_at_crash_count"] = already_suspected_;
   m["undetected_before_repair_count"] = undetected_before_repair_;
-  const KaplanMeier km(detection_s_, censored_s_);
+  const metrics::KaplanMeier km(detection_s_, censored_s_);
   for (int x : {1, 2, 5, 10, 20, 30})
     m["detected_within_" + std::to_string(x) + "_s_ratio"] = defined(km.cdf(double(x)));
   m["detection_time_km_median_s"] = defined(km.median());

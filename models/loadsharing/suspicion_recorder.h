@@ -1,5 +1,5 @@
 #pragma once
-// Diagnosis quality per observer pair (spec/hou-shin.md section I): observer j watches its k-th
+// Diagnosis quality per observer pair (docs/models/metrics.md section 3): observer j watches its k-th
 // preference (the pairs of the BuddyGraph). Models report suspicion transitions and ground-truth
 // crashes and recoveries; the recorder derives the metrics (models emit, recording is separate).
 //
@@ -7,7 +7,7 @@
 // - false suspicion: a trust -> suspect transition while the target is not crashed;
 // - live suspected time: time during which the observer is up, the target is not crashed, and
 //   the observer suspects the target; `pair_up_time` is the same without the last condition, so
-//   live_suspected / pair_up_time is 1 - P_A of spec/metrics.md pooled over pairs;
+//   live_suspected / pair_up_time is 1 - P_A of docs/models/metrics.md pooled over pairs;
 // - detection time: for a crash of the target (at or after the warm-up) and every observer up
 //   at that instant that did NOT already suspect the target, the delay from the crash to the
 //   observer's first suspicion. An observer that already suspected the target at the crash is

@@ -1,5 +1,5 @@
 #pragma once
-// A real-time task of the load-sharing model (spec/hou-shin.md section B).
+// A real-time task of the load-sharing model (docs/models/load-sharing.md, "Tasks").
 //
 // Contract: a task's attributes (arrival instant, execution time, absolute deadline) are fixed
 // when it arrives at its origin node and never change afterwards; only its location (hops,

@@ -1,5 +1,5 @@
 #pragma once
-// Execution-time laws and relative-deadline rules of the workload (spec/hou-shin.md section B).
+// Execution-time laws and relative-deadline rules of the workload (docs/models/load-sharing.md, "Tasks").
 //
 // Contract: draw() uses only the Rng it is given (the node's "ls.exec" / "ls.deadline" stream),
 // and how many variates one call consumes depends only on the law and its parameters (never on

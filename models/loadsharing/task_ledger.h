@@ -1,6 +1,6 @@
 #pragma once
 // The fate of every task, by origin node: the accounting behind the load-sharing metrics
-// (spec/hou-shin.md section I, spec/metrics.md section 3).
+// (docs/models/metrics.md section 3).
 //
 // Contract: every task that arrives at a live node gets exactly one fate: completed on time
 // (completion <= deadline), missed (infeasible at arrival, never started because its deadline

@@ -1,5 +1,5 @@
 #pragma once
-// The workload of the load-sharing model: who gets which tasks, when (spec/hou-shin.md B).
+// The workload of the load-sharing model: who gets which tasks, when (docs/models/load-sharing.md, "Tasks").
 //
 // Contract: TaskSource draws node i's arrivals from the stream (i, "ls.arrivals"), execution
 // times from (i, "ls.exec") and relative deadlines from (i, "ls.deadline"), each task's

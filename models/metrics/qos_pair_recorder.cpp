@@ -71,9 +71,24 @@ void QosPairRecorder::target_crashed(SimTime t) {
   crash_time_ = t;
   candidate_set_ = suspecting_;
   candidate_ = t;
+  if (suspecting_)
+    ++already_suspected_at_crash_;
+  else
+    km_pending_ = true;
+}
+
+void QosPairRecorder::resolve_km_sample(SimTime end) {
+  if (!km_pending_) return;
+  km_pending_ = false;
+  end = std::min(end, window_end_);
+  if (candidate_set_ && candidate_ < end)
+    km_events_.push_back(candidate_ - crash_time_);
+  else
+    km_censored_.push_back(end - crash_time_);
 }
 
 void QosPairRecorder::resolve_detection() {
+  resolve_km_sample(last_);
   if (!detection_pending_) return;
   detection_pending_ = false;
   if (candidate_set_)
@@ -94,6 +109,7 @@ void QosPairRecorder::monitor_down(SimTime t) {
   advance(t);
   if (finished_ || !monitor_up_) return;
   monitor_up_ = false;
+  resolve_km_sample(t);  // before q's output is reset: a suspicion held until now counts
   suspecting_ = false;
   mistake_open_ = false;
   if (detection_pending_) {

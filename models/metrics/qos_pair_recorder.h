@@ -1,6 +1,6 @@
 #pragma once
 // Failure-detector quality of service for one monitoring pair (q watches p), after Chen, Toueg
-// and Aguilera (IEEE TC 51(5), 2002) and spec/metrics.md section 1.
+// and Aguilera (IEEE TC 51(5), 2002) and docs/models/metrics.md section 1.
 //
 // Contract: the recorder is fed signals in non-decreasing time order: q's output transitions
 // (suspect = S-transition, trust = T-transition), p's crashes and recoveries (ground truth),
@@ -19,6 +19,19 @@
 // Suspicion that starts while p is down and lasts past its recovery counts as suspect time but
 // is no mistake (it started as a correct suspicion). Repeated suspect()/trust() calls with no
 // change of output are ignored.
+//
+// Unbiased detection samples (issue 13 item 4; the definition above is Chen's and is kept):
+// - a crash of p at a window instant at which q is up and ALREADY suspects p counts in
+//   already_suspected_at_crash() and gives no sample (Chen's T_D = 0 rewards false suspicion);
+// - every other crash of p at a window instant while q is up (q trusts p at the crash) gives
+//   one right-censored sample. It ends at the first of: p's recovery, q's crash (monitor_down)
+//   and the window end. If q suspects p at that end, the sample is an event whose duration is
+//   the start of q's current suspicion minus the crash instant (the same instant Chen's T_D
+//   uses); otherwise it is censored at that end minus the crash instant. So a crash left
+//   undetected at p's repair is censored at the repair instead of dropped, and one whose
+//   observer crashes first is censored at the observer's crash.
+// km_detection_times() + km_censored_times() + already_suspected_at_crash() = crashes at a
+// window instant with q up (crashes() plus those moved to crashes_unobserved() by q's crash).
 
 #include <cstdint>
 #include <vector>
@@ -51,11 +64,16 @@ class QosPairRecorder {
   uint64_t crashes_unobserved() const { return crashes_unobserved_; }
   uint64_t undetected() const { return undetected_; }
   const std::vector<Duration>& detection_times() const { return detection_times_; }
+  uint64_t already_suspected_at_crash() const { return already_suspected_at_crash_; }
+  const std::vector<Duration>& km_detection_times() const { return km_events_; }
+  const std::vector<Duration>& km_censored_times() const { return km_censored_; }
 
  private:
   void advance(SimTime t);
   bool in_window(SimTime t) const { return t >= window_start_ && t < window_end_; }
   void resolve_detection();
+  // Ends the pending unbiased sample at `end` (see the contract above).
+  void resolve_km_sample(SimTime end);
 
   SimTime window_start_;
   SimTime window_end_;
@@ -81,6 +99,11 @@ class QosPairRecorder {
   uint64_t crashes_unobserved_ = 0;
   uint64_t undetected_ = 0;
   std::vector<Duration> detection_times_;
+
+  bool km_pending_ = false;  // an unbiased sample awaits its end (q trusted p at the crash)
+  uint64_t already_suspected_at_crash_ = 0;
+  std::vector<Duration> km_events_;
+  std::vector<Duration> km_censored_;
 };
 
 }  // namespace fdsim::metrics

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+
+#include "models/metrics/kaplan_meier.h"
 
 namespace fdsim::metrics {
 
@@ -32,6 +35,9 @@ void QosSummary::add(const QosPairRecorder& pair) {
   crashes_unobserved_ += pair.crashes_unobserved();
   undetected_ += pair.undetected();
   for (Duration d : pair.detection_times()) detection_s_.push_back(d.seconds());
+  already_suspected_ += pair.already_suspected_at_crash();
+  for (Duration d : pair.km_detection_times()) km_events_s_.push_back(d.seconds());
+  for (Duration d : pair.km_censored_times()) km_censored_s_.push_back(d.seconds());
 }
 
 void QosSummary::set_heartbeats(uint64_t messages, uint64_t bytes, double window_s) {
@@ -95,6 +101,16 @@ json QosSummary::to_json() const {
                           "detection_time_p99_s", "detection_time_max_s"})
       j[k] = nullptr;
   }
+
+  // Unbiased detection metrics (Kaplan-Meier, censoring at repair, q's crash, window end).
+  j["already_suspected_at_crash_count"] = already_suspected_;
+  j["detection_km_samples_count"] = km_events_s_.size() + km_censored_s_.size();
+  j["detection_km_censored_count"] = km_censored_s_.size();
+  const KaplanMeier km(km_events_s_, km_censored_s_);
+  auto defined = [](double v) { return std::isnan(v) ? json(nullptr) : json(v); };
+  for (int x : {1, 2, 5, 10})
+    j["detected_within_" + std::to_string(x) + "_s_ratio"] = defined(km.cdf(double(x)));
+  j["detection_time_km_median_s"] = defined(km.median());
 
   j["heartbeat_messages_count"] = hb_messages_;
   const double pair_s = double(pairs_) * window_s_;

@@ -1,5 +1,5 @@
 #pragma once
-// Pooled failure-detector QoS over monitoring pairs (spec/metrics.md section 1), as the JSON
+// Pooled failure-detector QoS over monitoring pairs (docs/models/metrics.md section 1), as the JSON
 // metrics of one arm.
 //
 // Contract: add() pools finished pair recorders by summing their times and counts (pairs weigh
@@ -14,6 +14,14 @@
 //   query_accuracy_ratio          P_A = 1 - suspect time / observed time (null if none observed)
 //   crashes_count, crashes_unobserved_count, detections_count, detection_undetected_count,
 //   detection_time_{mean,p50,p90,p99,max}_s   over detected crashes (null if none)
+//                                 (Chen's T_D: 0 for a crash q already suspected, undetected
+//                                 crashes left out; kept for comparison with the literature)
+//   already_suspected_at_crash_count, detection_km_samples_count, detection_km_censored_count,
+//   detection_time_km_median_s, detected_within_{1,2,5,10}_s_ratio
+//                                 the unbiased detection metrics (QosPairRecorder contract):
+//                                 Kaplan-Meier over the pooled right-censored samples of the
+//                                 crashes at which q trusted p; within_x = 1 - S(x). Null with
+//                                 no sample, and the median while S stays above 0.5.
 //   heartbeat_messages_count, heartbeat_messages_per_pair_per_s, heartbeat_bytes_per_pair_per_s
 //                                 heartbeats sent in the window / (pairs * window length)
 // So E(T_M) / E(T_MR) = (1 - P_A) * mistakes / completed mistakes exactly, which is Chen's
@@ -51,6 +59,9 @@ class QosSummary {
   uint64_t crashes_unobserved_ = 0;
   uint64_t undetected_ = 0;
   std::vector<double> detection_s_;
+  uint64_t already_suspected_ = 0;
+  std::vector<double> km_events_s_;
+  std::vector<double> km_censored_s_;
   uint64_t hb_messages_ = 0;
   uint64_t hb_bytes_ = 0;
   double window_s_ = 0.0;

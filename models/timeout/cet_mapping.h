@@ -1,5 +1,5 @@
 #pragma once
-// The CET load index (spec/hou-shin.md section C option: remaining cumulative execution time,
+// The CET load index (docs/models/load-sharing.md, "Regions, buddies and preferred lists": remaining cumulative execution time,
 // in seconds) mapped onto the queue-length chain of exit_chain.h.
 //
 // Contract / approximation: the region-exit chain is a chain on the NUMBER of tasks. For CET we

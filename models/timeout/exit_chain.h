@@ -1,5 +1,5 @@
 #pragma once
-// The region-exit time W of spec/hou-shin.md section F: how long a healthy node's queue length
+// The region-exit time W of docs/models/hou-shin-timeout.md: how long a healthy node's queue length
 // stays inside its current state region, i.e. when its next region-change broadcast is due.
 //
 // Contract: the queue length inside region {lo..hi} is a birth-death chain with birth rate

@@ -1,5 +1,5 @@
 #pragma once
-// On-line Bayesian estimate of a Poisson rate (spec/hou-shin.md section G): arrival rates,
+// On-line Bayesian estimate of a Poisson rate (docs/models/load-sharing.md, "On-line estimators"): arrival rates,
 // region input rates lambda_r, and (with count = completions, exposure = total execution time)
 // the execution rate mu.
 //

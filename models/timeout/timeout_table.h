@@ -1,5 +1,5 @@
 #pragma once
-// T_out of spec/hou-shin.md section F, cached: the silence after which an observer declares a
+// T_out of docs/models/hou-shin-timeout.md, cached: the silence after which an observer declares a
 // node failed, given the node's last broadcast (region, load s0) and piggy-backed estimates.
 //
 // Contract: t_out(chain, s0, alpha, allowance) = ceil_ns(exit_quantile(chain', s0, alpha)) +
@@ -7,7 +7,7 @@
 // half away from zero on the decimal mantissa). The rounding is part of the model, not only a
 // cache detail: the value returned is a function of the cache key alone, so the first and the
 // hundredth query agree bit for bit, and a node computing its own T_out for extra broadcasts
-// (section H) gets exactly what its observers get from the same piggy-backed estimates. The
+// (extra broadcasts) gets exactly what its observers get from the same piggy-backed estimates. The
 // relative error this adds to a rate is at most 5e-4; T_out moves by about the same relative
 // amount. The key is (lo, hi, reflecting_top, s0, rounded lambda, rounded mu, alpha exactly).
 // The quantile is rounded UP to the nanosecond so that S(T_out - allowance) <= alpha holds.

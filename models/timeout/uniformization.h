@@ -19,7 +19,7 @@
 // exp(Q k h) is a product of the cached doubling matrices exp(Q h 2^j) (dense squaring of
 // nonnegative matrices, so rounding errors stay relative). The error grows at most linearly
 // with t / h: about (t / h) * (kTailBound + n * 1e-16) absolute for n states; for the chains of
-// section F (n <= 41, quantiles of at most a few thousand steps) that is below 1e-10.
+// docs/models/hou-shin-timeout.md (n <= 41, quantiles of at most a few thousand steps) that is below 1e-10.
 //
 // Lambda = 0 (no transition at all) gives exp(Q t) = I.
 

@@ -1,4 +1,4 @@
-// fdsim timeout: the Hou-Shin optimal timeout of spec section F for given parameters, through
+// fdsim timeout: the Hou-Shin optimal timeout of docs/models/hou-shin-timeout.md for given parameters, through
 // the code the load-sharing model uses (loadsharing::exit_chain_for / silence_chain_for, the
 // TimeoutTable with its 4-significant-digit rounding of the rates, hou_shin_timeout).
 //

@@ -1,6 +1,9 @@
-// fdsim trace TRACE.jsonl [--plantuml] : reads a protocol-event trace written by
-// `fdsim run --trace`; prints a summary (records by kind, time span, arms) or, with
-// --plantuml, a PlantUML sequence diagram (sim/run/trace_plantuml.h).
+// fdsim trace TRACE.jsonl [--plantuml | --perfetto OUT.json] : reads a protocol-event trace
+// written by `fdsim run --trace`; prints a summary (records by kind, time span, arms), or,
+// with --plantuml, a PlantUML sequence diagram (sim/run/trace_plantuml.h), or, with
+// --perfetto, writes Chrome trace-event JSON for the Perfetto UI (sim/run/trace_perfetto.h).
+// --hide-messages takes the message names the trace holds, full ("geode.heartbeat") or as the
+// diagram shows them ("heartbeat"); any other name is bad input (exit 2, listing the known).
 
 #include <cmath>
 #include <filesystem>
@@ -9,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +21,8 @@
 #include "sim/cli/commands.h"
 #include "sim/engine/ids.h"
 #include "sim/engine/time.h"
+#include "sim/run/result_writer.h"
+#include "sim/run/trace_perfetto.h"
 #include "sim/run/trace_plantuml.h"
 #include "sim/scenario/json_document.h"
 
@@ -27,6 +33,7 @@ namespace {
 struct TraceArgs {
   std::string file;
   bool plantuml = false;
+  std::string perfetto;  // output file; empty = none
   std::vector<int64_t> members;
   double from_s = 0.0;
   double to_s = 0.0;
@@ -40,6 +47,40 @@ struct TraceArgs {
   CLI::Option* to_opt = nullptr;
   CLI::Option* arm_opt = nullptr;
 };
+
+std::string short_name(const std::string& msg) {
+  const auto dot = msg.rfind('.');
+  return dot == std::string::npos ? msg : msg.substr(dot + 1);
+}
+
+// Resolves --hide-messages against the message types of `records`: each name may be a full
+// name or the short name the diagram shows (every full name with that short name is hidden).
+// Unknown names are problems naming the known ones.
+std::vector<std::string> resolve_hidden_messages(const std::vector<nlohmann::json>& records,
+                                                 const std::vector<std::string>& names,
+                                                 std::vector<std::string>& problems) {
+  std::set<std::string> known;
+  for (const auto& r : records)
+    if (r.contains("msg") && r["msg"].is_string()) known.insert(r["msg"].get<std::string>());
+  std::vector<std::string> full;
+  for (const auto& name : names) {
+    bool found = false;
+    for (const auto& k : known) {
+      if (k == name || short_name(k) == name) {
+        full.push_back(k);
+        found = true;
+      }
+    }
+    if (!found) {
+      std::string list;
+      for (const auto& k : known)
+        list += (list.empty() ? "" : ", ") + (short_name(k) == k ? k : short_name(k) + " (" + k + ")");
+      problems.push_back("--hide-messages: no message \"" + name + "\" in this trace (messages: " +
+                         (list.empty() ? "none" : list) + ")");
+    }
+  }
+  return full;
+}
 
 // Reads one line of at most `limit` bytes (without the '\n'); a longer line is consumed to
 // its end and reported as too long, so memory stays bounded whatever the file holds.
@@ -148,10 +189,38 @@ int trace_command(const TraceArgs& a) {
     for (auto& r : records)
       if (r.value("arm", std::string()) == a.arm) kept.push_back(std::move(r));
     records = std::move(kept);
-  } else if (a.plantuml && arms.size() > 1) {
+  } else if ((a.plantuml || !a.perfetto.empty()) && arms.size() > 1) {
     std::cerr << a.file << ": the trace holds " << arms.size()
               << " arms (one simulation each); choose one with --arm\n";
     return kExitBadInput;
+  }
+
+  std::vector<std::string> hidden;
+  if (!a.hide_messages.empty()) {
+    hidden = resolve_hidden_messages(records, a.hide_messages, problems);
+    if (!problems.empty()) {
+      for (const auto& p : problems) std::cerr << a.file << ": " << p << "\n";
+      return kExitBadInput;
+    }
+  }
+
+  if (!a.perfetto.empty()) {
+    run::PerfettoOptions opts;
+    for (int64_t m : a.members) opts.members.push_back(NodeId(m));
+    if (*a.from_opt) opts.from_s = a.from_s;
+    if (*a.to_opt) opts.to_s = a.to_s;
+    opts.hide_messages = hidden;
+    opts.hide_kinds = a.hide_kinds;
+    const nlohmann::ordered_json doc = run::trace_to_perfetto(records, opts);
+    const std::string error = run::write_file_atomic(
+        a.perfetto, doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    if (!error.empty()) {
+      std::cerr << error << "\n";
+      return kExitBadInput;
+    }
+    std::cout << a.perfetto << ": " << doc["traceEvents"].size()
+              << " trace events; open it at https://ui.perfetto.dev\n";
+    return kExitOk;
   }
 
   if (a.plantuml) {
@@ -161,7 +230,7 @@ int trace_command(const TraceArgs& a) {
     if (*a.to_opt) opts.to_s = a.to_s;
     opts.notes = !a.no_notes;
     opts.short_names = !a.full_names;
-    opts.hide_messages = a.hide_messages;
+    opts.hide_messages = hidden;
     opts.hide_kinds = a.hide_kinds;
     opts.title = a.title;
     std::cout << run::trace_to_plantuml(records, opts);
@@ -206,7 +275,12 @@ void add_trace_command(CLI::App& app, int& exit_code) {
       "trace", "Summarise a protocol-event trace, or draw it as a PlantUML sequence diagram");
   sub->add_option("trace", args->file, "Trace file (JSONL) written by fdsim run --trace")
       ->required();
-  sub->add_flag("--plantuml", args->plantuml, "Print a PlantUML sequence diagram on stdout");
+  CLI::Option* puml =
+      sub->add_flag("--plantuml", args->plantuml, "Print a PlantUML sequence diagram on stdout");
+  sub->add_option("--perfetto", args->perfetto,
+                  "Write Chrome trace-event JSON to this file (opens in ui.perfetto.dev): one "
+                  "track per node, messages as flows, decisions as instants")
+      ->excludes(puml);
   sub->add_option("--members", args->members, "Only these nodes (e.g. --members 0,1,4)")
       ->delimiter(',')
       ->check(CLI::Range(int64_t(0), int64_t(kNoNode) - 1));
@@ -222,10 +296,11 @@ void add_trace_command(CLI::App& app, int& exit_code) {
   sub->add_flag("--full-names", args->full_names,
                 "PlantUML: full message names (\"geode.heartbeat\", not \"heartbeat\")");
   sub->add_option("--hide-messages", args->hide_messages,
-                  "PlantUML: message types not drawn (full names, comma-separated)")
+                  "Message types left out, as the trace or the diagram names them "
+                  "(\"geode.heartbeat\" or \"heartbeat\"; comma-separated)")
       ->delimiter(',');
   sub->add_option("--hide-kinds", args->hide_kinds,
-                  "PlantUML: decision kinds not drawn (comma-separated)")
+                  "Decision kinds left out (comma-separated)")
       ->delimiter(',');
   sub->add_option("--title", args->title, "PlantUML: diagram title");
   sub->footer(
@@ -233,7 +308,9 @@ void add_trace_command(CLI::App& app, int& exit_code) {
       "  fdsim run scenarios/examples/geode-ring.json --trace --out out/\n"
       "  fdsim trace out/geode-ring-seed1-rep0.trace.jsonl\n"
       "  fdsim trace out/geode-ring-seed1-rep0.trace.jsonl --plantuml --arm fixed "
-      "--members 0,1,4 --from-s 10 --to-s 25 > crash.puml\n");
+      "--members 0,1,4 --from-s 10 --to-s 25 > crash.puml\n"
+      "  fdsim trace out/geode-ring-seed1-rep0.trace.jsonl --arm fixed --perfetto ring.json "
+      "--hide-messages heartbeat\n");
   sub->callback([args, &exit_code] { exit_code = trace_command(*args); });
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// The fdsim subcommands written by sim/cli (run, validate, explain, trace). Each add_* call
-// registers one subcommand on `app`; its callback stores the process exit code in `exit_code`:
-// 0 success, 2 bad input (one line per problem on stderr), 1 internal error.
+// The fdsim subcommands written by sim/cli (run, validate, explain, trace, timeout, export).
+// Each add_* call registers one subcommand on `app`; its callback stores the process exit
+// code in `exit_code`: 0 success, 2 bad input (one line per problem on stderr), 1 internal error.
 // (`sweep` and `merge` come from cmd_sweep.h, owned by the sweep helper.)
 
 #include <CLI/CLI.hpp>
@@ -20,5 +20,7 @@ void add_trace_command(CLI::App& app, int& exit_code);
 void add_timeout_command(CLI::App& app, int& exit_code);
 // `schema`: the JSON Schema of scenarios or sweeps, or the format reference tables.
 void add_schema_command(CLI::App& app, int& exit_code);
+// `export`: a sweep output directory as one tidy table (cmd_export.cpp).
+void add_export_command(CLI::App& app, int& exit_code);
 
 }  // namespace fdsim::cli

@@ -51,6 +51,7 @@ struct Network::Impl {
   // A message in flight (unreliable: until arrival; reliable: until delivered or given up).
   struct Msg {
     std::function<void()> fn;
+    uint64_t id = 0;       // message id of the trace records (every attempt shares it)
     SimTime t0;            // reliable: first attempt
     SimTime last_attempt;  // reliable
     NodeId src = 0, dst = 0;
@@ -63,6 +64,7 @@ struct Network::Impl {
   struct Probe {
     std::function<int64_t()> serve;
     std::function<void(ProbeResult)> done;
+    uint64_t id = 0;  // message id of the trace records
     SimTime deadline;
     EventId timeout_event;
     int64_t answer = 0;
@@ -188,24 +190,29 @@ struct Network::Impl {
   }
 
   // --- Traces (only when a sink is set). ---
-  void trace(NodeId at, const char* kind, MsgType type, NodeId from, NodeId to,
+  // Message ids: 1, 2, ... in the order messages (and probes) are handed to the network, so
+  // they are deterministic and the same whether or not a trace is recorded.
+  uint64_t new_msg_id() { return ++last_msg_id; }
+
+  void trace(NodeId at, const char* kind, MsgType type, NodeId from, NodeId to, uint64_t id,
              const char* reason = nullptr) {
     if (TraceSink* t = sim.trace()) [[unlikely]]
-      record(t, at, kind, type, from, to, reason);
+      record(t, at, kind, type, from, to, id, reason);
   }
   [[gnu::noinline]] void record(TraceSink* t, NodeId at, const char* kind, MsgType type,
-                                NodeId from, NodeId to, const char* reason) {
-    nlohmann::json f = {{"msg", net.types_[type].name}, {"from", from}, {"to", to}};
+                                NodeId from, NodeId to, uint64_t id, const char* reason) {
+    nlohmann::json f = {
+        {"msg", net.types_[type].name}, {"from", from}, {"to", to}, {"msg_id", id}};
     if (reason) f["reason"] = reason;
     t->record(sim.now(), at, kind, f);
   }
-  void dropped(MsgType type, NodeId src, NodeId dst, const char* reason) {
+  void dropped(MsgType type, NodeId src, NodeId dst, uint64_t id, const char* reason) {
     ++net.types_[type].dropped;
-    trace(src, "drop", type, src, dst, reason);
+    trace(src, "drop", type, src, dst, id, reason);
   }
-  void delivered(MsgType type, NodeId src, NodeId dst) {
+  void delivered(MsgType type, NodeId src, NodeId dst, uint64_t id) {
     ++net.types_[type].delivered;
-    trace(dst, "recv", type, src, dst);
+    trace(dst, "recv", type, src, dst, id);
   }
 
   // --- Messages. ---
@@ -247,19 +254,19 @@ struct Network::Impl {
     tc.bytes += m.bytes;
     ++m.attempts;
     m.last_attempt = sim.now();
-    trace(m.src, "send", m.type, m.src, m.dst);
+    trace(m.src, "send", m.type, m.src, m.dst, m.id);
     const HostState& d = hosts.state(m.dst);
     if (d.mode == HostMode::crashed || d.incarnation != m.dst_inc) {
-      dropped(m.type, m.src, m.dst, "down");
+      dropped(m.type, m.src, m.dst, m.id, "down");
       return give_up(slot);
     }
     if (!cuts.empty() && cut(m.src, m.dst)) {
-      dropped(m.type, m.src, m.dst, "cut");
+      dropped(m.type, m.src, m.dst, m.id, "cut");
       return give_up(slot);
     }
     const LinkParams& l = link(m.src, m.dst);
     if (s.play_dead || d.play_dead || lost(m.src, m.dst, l)) {
-      dropped(m.type, m.src, m.dst, s.play_dead || d.play_dead ? "play_dead" : "lost");
+      dropped(m.type, m.src, m.dst, m.id, s.play_dead || d.play_dead ? "play_dead" : "lost");
       return schedule_retransmit(slot, sim.now() + cfg.retransmit_interval);
     }
     schedule_arrival(slot, latency(m.src, m.dst, l));
@@ -269,12 +276,12 @@ struct Network::Impl {
     Msg& m = msgs[slot];
     const HostState& d = hosts.state(m.dst);
     if (d.mode == HostMode::crashed || d.incarnation != m.dst_inc) {
-      dropped(m.type, m.src, m.dst, "down");
+      dropped(m.type, m.src, m.dst, m.id, "down");
       if (m.reliable) return give_up(slot);
       return free_msg(slot);
     }
     if (d.play_dead) {
-      dropped(m.type, m.src, m.dst, "play_dead");
+      dropped(m.type, m.src, m.dst, m.id, "play_dead");
       if (m.reliable)
         return schedule_retransmit(slot, m.last_attempt + cfg.retransmit_interval);
       return free_msg(slot);
@@ -283,15 +290,16 @@ struct Network::Impl {
     const MsgType type = m.type;
     const NodeId src = m.src, dst = m.dst;
     const uint32_t inc = m.dst_inc;
+    const uint64_t id = m.id;
     free_msg(slot);
     if (d.mode == HostMode::paused) {
-      hosts.run_on(dst, inc, k_deliver, [this, type, src, dst, f = std::move(fn)] {
-        delivered(type, src, dst);
+      hosts.run_on(dst, inc, k_deliver, [this, type, src, dst, id, f = std::move(fn)] {
+        delivered(type, src, dst, id);
         f();
       });
       return;
     }
-    delivered(type, src, dst);
+    delivered(type, src, dst, id);
     fn();
   }
 
@@ -323,11 +331,12 @@ struct Network::Impl {
     std::function<int64_t()> serve = std::move(p->serve);
     const MsgType type = p->type;
     const NodeId src = p->src, dst = p->dst;
+    const uint64_t id = p->id;
     const int64_t answer = serve ? serve() : 0;  // may send, schedule, grow `probes`
     p = live_probe(slot, gen);
     if (!p) return;
     p->answer = answer;
-    trace(dst, "recv", type, src, dst);
+    trace(dst, "recv", type, src, dst, id);
     if (cut(dst, src)) return;  // the answer cannot get back: hangs
     const Duration back = latency(dst, src, link(dst, src));
     if (sim.now() + back < p->deadline)
@@ -344,6 +353,7 @@ struct Network::Impl {
     const NodeId src = p->src, dst = p->dst;
     const uint32_t src_inc = p->src_inc;
     const MsgType type = p->type;
+    const uint64_t id = p->id;
     p->active = false;
     p->serve = nullptr;
     p->done = nullptr;
@@ -358,6 +368,7 @@ struct Network::Impl {
                 {{"msg", net.types_[type].name},
                  {"from", src},
                  {"to", dst},
+                 {"msg_id", id},
                  {"outcome", names[int(outcome)]}});
     }
     if (!done) return;
@@ -393,6 +404,7 @@ struct Network::Impl {
   std::vector<std::unique_ptr<Rng>> latency_rng, loss_rng;  // per sending node, lazily
   std::vector<std::optional<CompactRng>> latency_compact, loss_compact;  // the same, compact
   size_t streams = 0;
+  uint64_t last_msg_id = 0;
   std::vector<Msg> msgs;
   std::vector<uint32_t> free_msgs;
   std::vector<Probe> probes;
@@ -420,19 +432,21 @@ void Network::send_unreliable(NodeId src, NodeId dst, MsgType type, uint32_t byt
   TypeCount& tc = types_[type];
   ++tc.sent;
   tc.bytes += bytes;
-  I.trace(src, "send", type, src, dst);
+  const uint64_t id = I.new_msg_id();
+  I.trace(src, "send", type, src, dst, id);
   const HostState& s = hosts_.state(src);
   const HostState& d = hosts_.state(dst);
   if (s.mode == HostMode::crashed || d.mode == HostMode::crashed)
-    return I.dropped(type, src, dst, "down");
-  if (s.play_dead || d.play_dead) return I.dropped(type, src, dst, "play_dead");
-  if (!I.cuts.empty() && I.cut(src, dst)) return I.dropped(type, src, dst, "cut");
+    return I.dropped(type, src, dst, id, "down");
+  if (s.play_dead || d.play_dead) return I.dropped(type, src, dst, id, "play_dead");
+  if (!I.cuts.empty() && I.cut(src, dst)) return I.dropped(type, src, dst, id, "cut");
   const Impl::LinkParams& l = I.link(src, dst);
-  if (I.lost(src, dst, l)) return I.dropped(type, src, dst, "lost");
+  if (I.lost(src, dst, l)) return I.dropped(type, src, dst, id, "lost");
   const Duration lat = I.latency(src, dst, l);
   const uint32_t slot = I.alloc_msg();
   Impl::Msg& m = I.msgs[slot];
   m.fn = std::move(deliver);
+  m.id = id;
   m.src = src;
   m.dst = dst;
   m.dst_inc = d.incarnation;
@@ -448,6 +462,7 @@ void Network::send_reliable(NodeId src, NodeId dst, MsgType type, uint32_t bytes
   const uint32_t slot = I.alloc_msg();
   Impl::Msg& m = I.msgs[slot];
   m.fn = std::move(deliver);
+  m.id = I.new_msg_id();
   m.t0 = sim_.now();
   m.src = src;
   m.dst = dst;
@@ -460,7 +475,7 @@ void Network::send_reliable(NodeId src, NodeId dst, MsgType type, uint32_t bytes
   if (hosts_.is_crashed(src)) {  // a dead sender sends nothing; count the attempt as dropped
     ++types_[type].sent;
     types_[type].bytes += bytes;
-    I.dropped(type, src, dst, "down");
+    I.dropped(type, src, dst, m.id, "down");
     return I.give_up(slot);
   }
   I.attempt(slot);
@@ -472,7 +487,8 @@ void Network::probe(NodeId src, NodeId dst, Duration timeout, MsgType type,
   I.check(src, dst, type);
   if (timeout < Duration::zero()) I.fail(src, "probe with a negative timeout");
   ++types_[type].sent;
-  I.trace(src, "send", type, src, dst);
+  const uint64_t id = I.new_msg_id();
+  I.trace(src, "send", type, src, dst, id);
   uint32_t slot;
   if (!I.free_probes.empty()) {
     slot = I.free_probes.back();
@@ -485,6 +501,7 @@ void Network::probe(NodeId src, NodeId dst, Duration timeout, MsgType type,
   const uint32_t gen = ++p.gen;
   p.serve = std::move(serve);
   p.done = std::move(done);
+  p.id = id;
   p.deadline = sim_.now() + timeout;
   p.answer = 0;
   p.src = src;

@@ -37,7 +37,11 @@
 // Every attempt is counted by message type (sent, bytes; then delivered or dropped), and a
 // probe counts as one message that is delivered if answered. When Simulator::trace() is set,
 // every attempt records "send" on src and every delivery "recv" on dst, with fields
-// {"msg", "from", "to"}; drops record "drop" on src with a "reason".
+// {"msg", "from", "to", "msg_id"}; drops record "drop" on src with a "reason"; a probe's end
+// records "probe_result" on src with an "outcome". msg_id numbers messages 1, 2, ... in the
+// order they are handed to the network (a reliable message keeps its id across attempts; a
+// probe has one id for its request and answer), whether or not a trace is recorded, so the
+// send, recv and drop records of one message pair up by it.
 // Randomness: per sending node, streams "net.latency" and "net.loss", created on first use;
 // a deterministic latency model and a zero loss probability draw nothing, so a run with
 // constant latency and no loss creates no stream at all. Every one-way draw on the link

@@ -27,7 +27,7 @@ class Model {
   virtual ~Model() = default;
   virtual void start() = 0;
   virtual void finish() {}
-  // Metrics with units in their names (spec/metrics.md); deterministic key order.
+  // Metrics with units in their names (docs/metrics.md); deterministic key order.
   virtual nlohmann::json metrics() const = 0;
 };
 

@@ -443,7 +443,7 @@ const std::vector<FieldDoc>& scenario_field_docs() {
      R"~(broadcast loss the Hou–Shin arms account for: hou_shin computes T_out on the lossy silence chain, hou_shin_extra and oracle_extra observers let the smallest k with loss^k <= alpha/2 broadcasts go missing (models/loadsharing/README.md); 0 ignores loss)~"},
     {"load_sharing", "$.load_sharing.estimation", R"~()~",
      R"~(every default)~", R"~()~",
-     R"~(priors and forgetting of the on-line estimators (spec section G))~"},
+     R"~(priors and forgetting of the on-line estimators ([models/load-sharing.md](models/load-sharing.md#on-line-estimators)))~"},
     {"load_sharing", "$.load_sharing.estimation.arrival_prior_shape", R"~()~",
      R"~(1)~", R"~()~",
      R"~(Gamma prior shape of the arrival rate)~"},

@@ -18,6 +18,10 @@ void flatten_into(const json& v, const std::string& name, FlatMetrics& out) {
     for (auto it = v.begin(); it != v.end(); ++it)
       flatten_into(it.value(), name.empty() ? it.key() : name + "." + it.key(), out);
   } else if (v.is_array()) {
+    // Per-run sample lists (a key starting "samples": one element per event) are not
+    // metrics to average element by element over replications.
+    const size_t dot = name.rfind('.');
+    if (name.compare(dot == std::string::npos ? 0 : dot + 1, 7, "samples") == 0) return;
     for (size_t i = 0; i < v.size(); ++i)
       flatten_into(v[i], name + "[" + std::to_string(i) + "]", out);
   } else if (v.is_number()) {

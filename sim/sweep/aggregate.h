@@ -9,7 +9,9 @@
 //
 // Contract:
 // - Metrics are each arm's numeric leaves under dotted names ("detection_time_s.mean"; array
-//   elements as "name[3]"); booleans and strings are ignored; a null leaf is a missing value
+//   elements as "name[3]"), except per-run sample lists (an array under a key starting with
+//   "samples", e.g. the Geode "detection_removal_s.samples_s"), which are left out; booleans and strings are
+//   ignored; a null leaf is a missing value
 //   (the row exists, n counts only present values). Missing runs (failed, other shard) are
 //   simply absent from n.
 // - Arms are ordered by the result's manifest "arm_order" list if it has one, else by the order of

@@ -32,7 +32,8 @@ const json* field(const json& doc, const char* a, const char* b) {
 
 }  // namespace
 
-std::string RunStore::verify_result(const std::string& id, json* out) const {
+std::string RunStore::verify_result(const std::string& id, json* out,
+                                    bool require_this_build) const {
   std::error_code ec;
   if (!std::filesystem::exists(result_path(id), ec)) return "absent";
   const auto text = read_file(result_path(id));
@@ -49,8 +50,8 @@ std::string RunStore::verify_result(const std::string& id, json* out) const {
   if (*hash != content_hash(doc)) return "its content does not match its integrity hash (edited?)";
   const json* version = field(doc, "manifest", "fdsim_version");
   const json* revision = field(doc, "manifest", "git_revision");
-  if (version == nullptr || *version != FDSIM_VERSION || revision == nullptr ||
-      *revision != FDSIM_GIT_REVISION) {
+  if (require_this_build && (version == nullptr || *version != FDSIM_VERSION ||
+                             revision == nullptr || *revision != FDSIM_GIT_REVISION)) {
     return "written by fdsim " + (version ? version->dump() : "?") + " at revision " +
            (revision ? revision->dump() : "?") + ", not by this fdsim (" + FDSIM_VERSION +
            " at " + FDSIM_GIT_REVISION + ")";

@@ -35,7 +35,10 @@ class RunStore {
 
   std::optional<nlohmann::json> load_result(const std::string& id) const;
   // Why the stored result of `id` is not trusted ("" when it is, "absent" when there is none).
-  std::string verify_result(const std::string& id, nlohmann::json* doc = nullptr) const;
+  // With `require_this_build` false the manifest's version and revision are not compared
+  // (`fdsim export --any-build`); every other check still applies.
+  std::string verify_result(const std::string& id, nlohmann::json* doc = nullptr,
+                            bool require_this_build = true) const;
   // The file of `fdsim run` (run::result_file_text): result + {"run_stats": run_stats}.
   bool write_result(const std::string& id, const nlohmann::json& result,
                     const nlohmann::json& run_stats, std::string* error) const;

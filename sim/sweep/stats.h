@@ -1,6 +1,6 @@
 #pragma once
 // Statistics across replications: sample mean, standard deviation and the 95% confidence
-// half-width of the mean (Student t), as spec/metrics.md section 5 asks.
+// half-width of the mean (Student t), as docs/models/metrics.md section 5 defines.
 //
 // Contract:
 // - student_t_quantile(p, df) is the p-quantile of Student's t with df degrees of freedom

@@ -159,7 +159,43 @@ TEST_F(CliTest, Explain_PrintsTheResolvedConfigOfTheRun) {
   const Result r = fdsim("run s.json --quiet --out o");
   ASSERT_EQ(r.code, 0) << r.err;
   const json result = json::parse(slurp(dir_ + "/o/small-seed3-rep0.json"));
-  EXPECT_EQ(result["manifest"]["resolved_config"], resolved);
+  // explain writes node sets compactly ("senders": all 4 nodes -> {"from": 0, "to": 3});
+  // run as a scenario, its output resolves to exactly the manifest's resolved_config.
+  EXPECT_EQ(resolved["detectors"]["senders"], (json{{"from", 0}, {"to", 3}}));
+  write("r.json", e.out);
+  ASSERT_EQ(fdsim("run r.json --quiet --out o2").code, 0);
+  const json again = json::parse(slurp(dir_ + "/o2/small-seed3-rep0.json"));
+  EXPECT_EQ(again["manifest"]["resolved_config"], result["manifest"]["resolved_config"]);
+  EXPECT_EQ(fdsim("explain r.json").out, e.out);  // a fixed point
+}
+
+TEST_F(CliTest, Explain_KeepsTheFilesKeyOrderAndWritesNodeRanges) {
+  write("s.json", R"({"seed": 3, "name": "small", "horizon_s": 30, "warmup_s": 1,
+    "nodes": {"count": 6, "groups": {"west": [0, 1, 2, 3], "odd": [1, 3]}},
+    "network": {"loss": 0.01, "latency": {"model": "exponential", "min_ms": 1, "mean_ms": 3}},
+    "faults": [{"kind": "crash", "at_s": 12, "nodes": [2]}],
+    "detectors": {"heartbeat_period_ms": 500,
+                  "arms": [{"name": "fixed", "detector": {"kind": "fixed", "timeout_ms": 1500}}]}
+  })");
+  const Result e = fdsim("explain s.json");
+  ASSERT_EQ(e.code, 0) << e.err;
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(e.out);
+  std::vector<std::string> keys;
+  for (auto it = doc.begin(); it != doc.end(); ++it) keys.push_back(it.key());
+  ASSERT_GE(keys.size(), 8u);
+  EXPECT_EQ(std::vector<std::string>(keys.begin(), keys.begin() + 8),
+            (std::vector<std::string>{"seed", "name", "horizon_s", "warmup_s", "nodes", "network",
+                                      "faults", "detectors"}));
+  std::vector<std::string> net_keys;
+  for (auto it = doc["network"].begin(); it != doc["network"].end(); ++it)
+    net_keys.push_back(it.key());
+  EXPECT_EQ(net_keys[0], "loss");
+  EXPECT_EQ(net_keys[1], "latency");
+  EXPECT_EQ(doc["nodes"]["groups"]["west"], (nlohmann::ordered_json{{"from", 0}, {"to", 3}}));
+  EXPECT_EQ(doc["nodes"]["groups"]["odd"], (nlohmann::ordered_json{1, 3}));
+  EXPECT_EQ(doc["faults"][0]["nodes"], (nlohmann::ordered_json{2}));
+  EXPECT_EQ(doc["detectors"]["senders"], (nlohmann::ordered_json{{"from", 0}, {"to", 5}}));
+  EXPECT_EQ(e.out.find("\n      0,\n"), std::string::npos) << e.out;  // no long index lists
 }
 
 TEST_F(CliTest, Run_WritesOneResultPerReplicationAndSummarises) {

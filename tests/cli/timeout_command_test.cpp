@@ -1,4 +1,4 @@
-// fdsim timeout (sim/cli/cmd_timeout.cpp): the Hou-Shin E[W], S(t) and T_out of spec section F
+// fdsim timeout (sim/cli/cmd_timeout.cpp): the Hou-Shin E[W], S(t) and T_out of docs/models/hou-shin-timeout.md
 // through the model's code, as a table and as JSON; bad input; and a load-sharing run with
 // --trace whose broadcast and suspicion records carry the state, estimates, T_out and limit.
 
@@ -33,7 +33,7 @@ class TimeoutCommand : public ::testing::Test {
   std::string dir_;
 };
 
-// The oracle rows of spec section F: lambda = 0.8, mu = 1, U = {0,1}, M = {2,3,4}.
+// The oracle rows of docs/models/hou-shin-timeout.md: lambda = 0.8, mu = 1, U = {0,1}, M = {2,3,4}.
 TEST_F(TimeoutCommand, Json_MatchesTheSpecOracleTable) {
   struct Row {
     const char* args;

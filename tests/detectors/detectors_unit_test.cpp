@@ -1,5 +1,5 @@
 // Unit tests of the pure detectors: each fed a hand-made arrival sequence, checked against the
-// spec's oracles or an independent computation.
+// oracles of docs/models/heartbeat-detectors.md or an independent computation.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,5 @@
-// NFD-S against Chen, Toueg and Aguilera's QoS formulas (spec/detectors.md): the formulas are
-// evaluated numerically here, checked against the spec's table, and the heartbeat study (real
+// NFD-S against Chen, Toueg and Aguilera's QoS formulas (docs/models/heartbeat-detectors.md, "Oracles and tests"): the formulas are
+// evaluated numerically here, checked against the table of three rows, and the heartbeat study (real
 // network: exponential delays, losses) is checked against them with tolerances from the number
 // of mistakes observed.
 #include <gtest/gtest.h>
@@ -71,7 +71,7 @@ Tail no_delay_tail() {
 
 struct Row {
   double eta_s, delta_s, p_loss, mean_delay_s;
-  double recurrence_s, duration_s, accuracy;  // the spec's table
+  double recurrence_s, duration_s, accuracy;  // the published values
 };
 const Row kRows[] = {
     {1.0, 0.10, 0.01, 0.010, 100.558, 0.91603, 0.990891},
@@ -131,7 +131,7 @@ void expect_matches(const nlohmann::json& m, const NfdSQos& oracle) {
               4 * cv / std::sqrt(completed));
   EXPECT_NEAR((1 - m["query_accuracy_ratio"].get<double>()) / (1 - oracle.accuracy), 1.0,
               4 * std::sqrt(1 + cv * cv) * rse);
-  // The spec's E(T_M)/E(T_MR) = 1 - P_A, exactly up to the mistakes still open at the end.
+  // Chen's E(T_M)/E(T_MR) = 1 - P_A, exactly up to the mistakes still open at the end.
   EXPECT_NEAR(m["mistake_duration_mean_s"].get<double>() /
                   m["mistake_recurrence_time_mean_s"].get<double>(),
               (1 - m["query_accuracy_ratio"].get<double>()) * mistakes / completed, 1e-12);

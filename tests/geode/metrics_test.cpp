@@ -1,4 +1,4 @@
-// Membership metrics (spec/metrics.md section 2), the detector arms, false removals by a long
+// Membership metrics (docs/models/metrics.md section 2), the detector arms, false removals by a long
 // pause, determinism, and the membership view as other models see it.
 #include <gtest/gtest.h>
 
@@ -17,10 +17,16 @@ TEST(GeodeMetrics, CrashDetectionTimesAndCounts) {
   const json m = h.model->metrics();
   EXPECT_EQ(m["crashes_count"], 1);
   EXPECT_EQ(m["crashes_undetected_count"], 0);
+  EXPECT_EQ(m["already_suspected_at_crash_count"], 0);
   EXPECT_NEAR(m["detection_first_suspicion_s"]["mean"].get<double>(), 1.8, 1e-9);
   EXPECT_NEAR(m["detection_removal_s"]["p50"].get<double>(), 3.125, 1e-9);
   EXPECT_NEAR(m["detection_all_survivors_s"]["max"].get<double>(), 3.126, 1e-9);
   EXPECT_EQ(m["detection_removal_s"]["count"], 1);
+  // The per-crash samples behind the summaries (figure cdf plots these).
+  ASSERT_EQ(m["detection_removal_s"]["samples_s"].size(), 1u);
+  EXPECT_NEAR(m["detection_removal_s"]["samples_s"][0].get<double>(), 3.125, 1e-9);
+  EXPECT_NEAR(m["detection_first_suspicion_s"]["samples_s"][0].get<double>(), 1.8, 1e-9);
+  EXPECT_NEAR(m["detection_all_survivors_s"]["samples_s"][0].get<double>(), 3.126, 1e-9);
   EXPECT_EQ(m["suspicions_count"], 1);
   EXPECT_EQ(m["false_suspicions_count"], 0);
   EXPECT_EQ(m["false_removals_count"], 0);
@@ -28,6 +34,38 @@ TEST(GeodeMetrics, CrashDetectionTimesAndCounts) {
   EXPECT_EQ(m["final_checks_count"], 1);
   EXPECT_EQ(m["final_checks_passed_count"], 0);
   EXPECT_EQ(m["partition_declarations_count"], 0);
+}
+
+TEST(GeodeMetrics, CrashOfAnAlreadySuspectedMemberGivesNoDetectionSample) {
+  // As CrashDetectionTimesAndCounts, but m3 is paused (not crashed) at 2.2 s: the false
+  // suspicion at 4.0 s starts a final check, and m3 crashes at 4.5 s while it runs. The
+  // removal at 5.303 s (0.803 s after the crash) was started by the false suspicion, and no
+  // suspicion follows the crash: the crash counts as already suspected, with no sample (it
+  // used to give a 0.803 s removal sample, against 3.125 s for a crash of a trusted member,
+  // and silently no first-suspicion sample).
+  HarnessOptions o;
+  o.horizon_s = 10;
+  Harness h(config(Profile::current, 5), o);
+  h.at(at_ms(2200), [&] { h.hosts.pause(3); });
+  h.at(at_ms(4500), [&] { h.hosts.crash(3); });
+  h.run_until_s(10);
+  const json m = h.model->metrics();
+  EXPECT_EQ(m["suspicions_count"], 1);
+  EXPECT_EQ(m["false_suspicions_count"], 1);
+  EXPECT_EQ(m["crashes_count"], 1);
+  EXPECT_EQ(m["already_suspected_at_crash_count"], 1);
+  EXPECT_EQ(m["crashes_undetected_count"], 0);
+  EXPECT_EQ(m["detection_first_suspicion_s"]["count"], 0);
+  EXPECT_EQ(m["detection_removal_s"]["count"], 0);
+  EXPECT_EQ(m["detection_all_survivors_s"]["count"], 0);
+  EXPECT_FALSE(h.m(0).view()->contains(mid(3)));  // it was removed all the same
+  const auto removal = h.first("view_installed", 0, [](const json& x) {
+    for (const json& n : x["members"])
+      if (n == 3) return false;
+    return true;
+  });
+  ASSERT_TRUE(removal);
+  EXPECT_EQ(Harness::time_of(*removal), at_ms(5303));
 }
 
 TEST(GeodeMetrics, HeartbeatOverheadPerMemberPerSecond) {

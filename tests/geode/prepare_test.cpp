@@ -1,4 +1,4 @@
-// The coordinator's prepare phase (spec 5): members that do not ack get a one-shot
+// The coordinator's prepare phase (docs/models/geode-membership.md, "Removal and views"): members that do not ack get a one-shot
 // availability check; the view is re-prepared without those that fail it. And a restarted
 // coordinator re-joining after the next in line took over.
 #include <gtest/gtest.h>

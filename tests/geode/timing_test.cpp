@@ -1,4 +1,4 @@
-// End-to-end timing (spec 7 and acceptance case 16; the wiki and take-over bounds are derived
+// End-to-end timing (docs/models/geode-membership.md, "Timing of a crash", and acceptance case 16; the wiki and take-over bounds are derived
 // in models/geode/README.md): 10 members, M = 5000 ms, constant 1 ms delays, one member
 // crashed at a random instant, members started at random phases (start_offset_max = T) so
 // that every relative phase of heartbeats and ticks occurs. 200 replications per profile.
@@ -95,7 +95,7 @@ void check_bounds(Profile p, bool coordinator, Duration suspicion_lo, Duration s
 
 TEST(GeodeAcceptance, Case16_EndToEndCurrent_RemovalWithinTwoToThreeMemberTimeouts) {
   const Duration M = Duration::ms(5000);
-  // Spec 8.16: [2M + 0.3 s, 3M + 0.3 s + 50 ms]; suspicion (spec 7): between M and 2M.
+  // Acceptance case 16: [2M + 0.3 s, 3M + 0.3 s + 50 ms]; suspicion: between M and 2M.
   check_bounds(Profile::current, false, M, M * 2 + Duration::ms(1), M * 2 + Duration::ms(300),
                M * 3 + Duration::ms(350), 200);
 }

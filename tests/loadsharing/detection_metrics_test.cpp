@@ -1,38 +1,15 @@
 // Detection metrics that are not biased (issue 13, item 4): hand-built event sequences fed to
-// the SuspicionRecorder, and the Kaplan-Meier estimator on a textbook sample.
+// the SuspicionRecorder (the Kaplan-Meier estimator itself: tests/metrics/kaplan_meier_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "models/loadsharing/stats.h"
 #include "models/loadsharing/suspicion_recorder.h"
 
 namespace fdsim::loadsharing {
 namespace detection_metrics_test {
 
 SimTime at_s(double s) { return SimTime::from_seconds(s); }
-
-// Events {1, 2, 2, 4}, one duration censored at 3: n = 5 at t = 1 (S = 4/5), 4 at t = 2 (two
-// events: S = 4/5 * 2/4 = 0.4), the censored one leaves at 3, 1 at risk at t = 4 (S = 0).
-TEST(KaplanMeier, TextbookSample) {
-  const KaplanMeier km({4, 2, 1, 2}, {3});
-  EXPECT_DOUBLE_EQ(km.survival(0.5), 1.0);
-  EXPECT_DOUBLE_EQ(km.survival(1.0), 0.8);
-  EXPECT_DOUBLE_EQ(km.survival(2.5), 0.4);
-  EXPECT_DOUBLE_EQ(km.survival(3.5), 0.4);
-  EXPECT_DOUBLE_EQ(km.survival(4.0), 0.0);
-  EXPECT_DOUBLE_EQ(km.cdf(3.0), 0.6);
-  EXPECT_DOUBLE_EQ(km.median(), 2.0);
-}
-
-TEST(KaplanMeier, CensoringAtAnEventTimeStaysAtRisk_AndHeavyCensoringHasNoMedian) {
-  // Event at 2 with the censored duration 2 still at risk: S(2) = 1 - 1/2.
-  EXPECT_DOUBLE_EQ(KaplanMeier({2}, {2}).survival(2.0), 0.5);
-  const KaplanMeier heavy({1}, {5, 5, 5});
-  EXPECT_DOUBLE_EQ(heavy.survival(1.0), 0.75);
-  EXPECT_TRUE(std::isnan(heavy.median()));
-  EXPECT_TRUE(std::isnan(KaplanMeier({}, {}).survival(1.0)));
-}
 
 // Index k of `target` in the preferred list of `observer`.
 size_t k_of(const BuddyGraph& g, NodeId observer, NodeId target) {

@@ -7,7 +7,7 @@ namespace fdsim::loadsharing {
 namespace {
 
 
-// spec/hou-shin.md G: prior Gamma(2, 2.5), 45 arrivals in 50 time units -> mean 0.895238.
+// docs/models/load-sharing.md, "On-line estimators": prior Gamma(2, 2.5), 45 arrivals in 50 time units -> mean 0.895238.
 TEST(NodeEstimators, ArrivalRatePosteriorMatchesTheConjugateUpdate) {
   EstimationConfig c;
   c.arrival_prior_shape = 2.0;

@@ -1,10 +1,10 @@
-// False suspicions of healthy nodes under the Hou-Shin timeout (spec/hou-shin.md sections F, H).
+// False suspicions of healthy nodes under the Hou-Shin timeout (docs/models/hou-shin-timeout.md).
 //
 // 1. With extra broadcasts, a healthy node is falsely suspected only when a broadcast is lost or
-//    delayed beyond the allowance (section H). With no loss and every delay within the allowance
+//    delayed beyond the allowance (extra broadcasts). With no loss and every delay within the allowance
 //    there must be none at all, however long the run.
 // 2. Without extra broadcasts, T_out is the (1 - alpha) quantile of the time to the sender's next
-//    region change. Where the chain of section F is the truth (M/M/1 queue length, estimates equal
+//    region change. Where the exit chain is the truth (M/M/1 queue length, estimates equal
 //    to the true rates, constant latency so that receipt-to-receipt = send-to-send), every
 //    broadcast received is one trial that ends in a false suspicion with probability alpha.
 #include <gtest/gtest.h>
@@ -174,7 +174,7 @@ Trials run_exact_setting(double alpha, double lambda, size_t nodes, double horiz
 // one observer, 1 ms after it was sent (so the silence after receipt is the time between two
 // sends). Each broadcast reports the state s0 in which the queue entered its region; by the
 // strong Markov property the time W to the next region change is the exit time of the chain of
-// section F from s0, whatever happened before, and T_out(s0) is its (1 - alpha) quantile (to
+// docs/models/hou-shin-timeout.md from s0, whatever happened before, and T_out(s0) is its (1 - alpha) quantile (to
 // 1e-9, rounded up to the ns). So the indicators 1{W > T_out} have conditional mean alpha given
 // the past: their sum minus n alpha is a martingale with variance n alpha (1 - alpha), and the
 // rate is within 4 standard deviations of alpha but for a 6e-5 chance. (Broadcasts of one node to

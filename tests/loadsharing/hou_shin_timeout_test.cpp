@@ -15,7 +15,7 @@ Broadcast reported(Region r, int64_t ql, double lambda_r, double mu) {
   return b;
 }
 
-// The oracle table of spec/hou-shin.md F (lambda = 0.8, mu = 1, TH_u = 1, TH_f = 4, no
+// The oracle table of docs/models/hou-shin-timeout.md (lambda = 0.8, mu = 1, TH_u = 1, TH_f = 4, no
 // allowance): T_out is given to 4 decimals there, so the tolerance is 1e-3 s.
 TEST(HouShinTimeout, ReproducesTheSpecOracleTable) {
   timeout::TimeoutTable table;

@@ -356,10 +356,10 @@ TEST(Network, TraceRecordsSendRecvAndDropWithTheMessageType) {
   w.sim.run();
   EXPECT_EQ(sink.lines,
             (std::vector<std::string>{
-                R"({"from":0,"kind":"send","msg":"heartbeat","node":0,"t_ns":0,"to":1})",
-                R"({"from":0,"kind":"send","msg":"heartbeat","node":0,"t_ns":0,"to":2})",
-                R"({"from":0,"kind":"drop","msg":"heartbeat","node":0,"reason":"cut","t_ns":0,"to":2})",
-                R"({"from":0,"kind":"recv","msg":"heartbeat","node":1,"t_ns":1000000,"to":1})"}));
+                R"({"from":0,"kind":"send","msg":"heartbeat","msg_id":1,"node":0,"t_ns":0,"to":1})",
+                R"({"from":0,"kind":"send","msg":"heartbeat","msg_id":2,"node":0,"t_ns":0,"to":2})",
+                R"({"from":0,"kind":"drop","msg":"heartbeat","msg_id":2,"node":0,"reason":"cut","t_ns":0,"to":2})",
+                R"({"from":0,"kind":"recv","msg":"heartbeat","msg_id":1,"node":1,"t_ns":1000000,"to":1})"}));
 }
 
 TEST(NetworkDeathTest, SendingToAnUnknownNodeAborts) {

@@ -40,7 +40,7 @@ const std::set<std::string> kScopes = {"heartbeat_study", "membership", "load_sh
 
 // A unit-bearing name must end in one of these (or be exactly "count", the leaf of a summary
 // object). Durations _ns/_ms/_s (rates "_per_s" and "_per_wall_s" end in "_s" too), the
-// Geode rates per member-hour of spec/metrics.md section 2, dimensionless ratios, counts, sizes.
+// Geode rates per member-hour of docs/metrics.md section 2, dimensionless ratios, counts, sizes.
 const std::vector<std::string> kUnitSuffixes = {"_ns",    "_ms",    "_s",     "_per_member_hour",
                                                 "_ratio", "_count", "_tasks", "_bytes", "_kb"};
 // Identifiers are not measurements: no unit.

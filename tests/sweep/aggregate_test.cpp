@@ -119,11 +119,12 @@ TEST(Aggregate, NullsAndMissingRunsAreSkippedAndPairsNeedBothArms) {
 
 TEST(Aggregate, FlattensNumericLeavesToDottedNames) {
   const json arm = json::parse(R"({"detection_time_s": {"mean": 1.5, "p99": null},
-      "by_type": {"heartbeat": {"count": 3}}, "hist": [1, 2], "label": "x", "ok": true})");
+      "by_type": {"heartbeat": {"count": 3}}, "hist": [1, 2], "label": "x", "ok": true,
+      "removal_s": {"count": 2, "samples_s": [0.5, 0.7]}})");
   const FlatMetrics flat = flatten_metrics(arm);
   const FlatMetrics expected = {{"by_type.heartbeat.count", 3.0}, {"detection_time_s.mean", 1.5},
                                 {"detection_time_s.p99", std::nullopt}, {"hist[0]", 1.0},
-                                {"hist[1]", 2.0}};
+                                {"hist[1]", 2.0}, {"removal_s.count", 2.0}};  // no samples
   EXPECT_EQ(flat, expected);
 }
 

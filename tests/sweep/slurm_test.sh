@@ -9,7 +9,7 @@
 # not installed; the daemons cannot start). Register with CTest's SKIP_RETURN_CODE 77.
 # Everything it starts (its own munged with a private key and socket, slurmctld, slurmd on
 # private ports) lives in a scratch directory and is stopped by pid on exit; nothing under
-# /etc is touched. Setup follows shared/notes/slurm-single-node.md.
+# /etc is touched; the single-node configuration is written below. Cluster use: docs/sweeps.md.
 set -uo pipefail
 
 skip() { echo "SKIP: $*"; exit 77; }

@@ -1,4 +1,4 @@
-// The region-exit time distribution: the oracle table of spec/hou-shin.md section F, an
+// The region-exit time distribution: the oracle table of docs/models/hou-shin-timeout.md, an
 // independent matrix exponential (Eigen's Pade scaling-and-squaring), a Monte Carlo of the same
 // chain, and the quantile's defining property.
 
@@ -21,7 +21,7 @@ struct OracleRow {
   double mean_s, s5, s10, q05_s, q01_s;
 };
 
-// spec/hou-shin.md section F: lambda = 0.8, mu = 1, U = {0,1}, M = {2,3,4}, no allowance.
+// docs/models/hou-shin-timeout.md, "Oracle values": lambda = 0.8, mu = 1, U = {0,1}, M = {2,3,4}, no allowance.
 std::vector<OracleRow> oracle_table() {
   return {
       {"U, s0 = 1", region_chain(0, 1, 0.8, 1.0), 1, 2.81250, 0.187822, 0.047416, 9.8073, 15.6533},
@@ -148,7 +148,7 @@ TEST(ExitTimeQuantile, ScalesInverselyWithTheRates) {
 
 TEST(ExitTimeQuantile, NearCriticalTopRegion_HasTheHeavyTail) {
   // The busy period's tail: at lambda/mu = 0.99 the 1% quantile is far beyond the mean, which is
-  // why extra broadcasts matter (section H). Exactness is checked against expm.
+  // why extra broadcasts matter (docs/models/hou-shin-timeout.md). Exactness is checked against expm.
   const ExitChain top = top_region_chain(4, 0.99, 1.0);
   const double q = exit_quantile(top, 5, 0.01);
   EXPECT_GT(q, 10 * mean_exit_time(top, 5));

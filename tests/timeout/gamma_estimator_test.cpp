@@ -1,4 +1,4 @@
-// GammaRateEstimator: conjugate Gamma posterior with a forgetting factor (spec section G).
+// GammaRateEstimator: conjugate Gamma posterior with a forgetting factor (docs/models/load-sharing.md, "On-line estimators").
 
 #include <cmath>
 

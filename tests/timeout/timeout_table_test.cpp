@@ -28,7 +28,7 @@ TEST(TimeoutTable, OracleRowU_TOutIsTheQuantilePlusAllowance) {
   const ExitChain u = region_chain(0, 1, 0.8, 1.0);
   // The table computes the quantile spectrally (spectral_exit.h); exit_quantile (uniformization)
   // agrees to 1e-9 relative (spectral_exit_test.cpp), not to the nanosecond.
-  const double q_s = spectral_quantile(u, 1, 0.05);  // 9.8073 s (spec section F)
+  const double q_s = spectral_quantile(u, 1, 0.05);  // 9.8073 s (docs/models/hou-shin-timeout.md)
   EXPECT_NEAR(q_s, 9.8073, 1e-4 * 9.8073);
   const Duration allowance = Duration::ms(120);
   const Duration t = table.t_out(u, 1, 0.05, allowance);

@@ -1,6 +1,6 @@
 """The one mapping from figure roles to metric paths and config paths.
 
-Every figure, table and summary of `analysis.fdsim_analysis` names metrics through the roles
+Every figure, table and summary of `fdsim_analysis` names metrics through the roles
 below, never through literal metric names: when a model renames a metric, change the path here
 (one line) and every figure follows.
 
@@ -14,7 +14,7 @@ Where the names come from (grep in models/*/*.cpp, *.h):
 - load sharing: models/loadsharing/ (metrics JSON of LoadSharingModel).
 - Geode ring: models/geode/ (GeodeModel::metrics()).
 Each entry says whether it was checked against the model source (VERIFIED) or is the expected
-name from the briefs/spec, still to be confirmed against the model output (EXPECTED).
+name from the model documentation, still to be confirmed against the model output (EXPECTED).
 """
 
 # --- Scalar metrics: role -> metric path -------------------------------------------------
@@ -25,6 +25,7 @@ METRICS = {
     # Pairwise heartbeat study QoS (models/metrics/qos_summary.h).
     "detection_time_mean": "detection_time_mean_s",                       # VERIFIED
     "detection_time_p99": "detection_time_p99_s",                         # VERIFIED
+    "detection_time_km_median": "detection_time_km_median_s",             # VERIFIED
     "mistake_rate": "mistake_rate_per_s",                                 # VERIFIED
     "mistake_recurrence_time_mean": "mistake_recurrence_time_mean_s",     # VERIFIED
     "mistake_duration_mean": "mistake_duration_mean_s",                   # VERIFIED
@@ -45,6 +46,7 @@ LABELS = {
     "response_time_mean": "Mean response time",
     "detection_time_mean": "Mean detection time",
     "detection_time_p99": "Detection time p99",
+    "detection_time_km_median": "Kaplan–Meier median detection time",
     "mistake_rate": "Mistake rate",
     "mistake_recurrence_time_mean": "Mean mistake recurrence time",
     "mistake_duration_mean": "Mean mistake duration",
@@ -61,14 +63,14 @@ LABELS = {
 # "list": a JSON array of numbers in one arm's metrics (an object with a "values" array is
 # accepted too). When a run has no such list, the run's summary is used instead: "mean" with
 # "count" samples; exact when count is 0 or 1 (one crash per run), otherwise the CDF mixes in
-# per-run means and the figure says so in its notes.
-# The Geode recorder (models/geode/geode_metrics.cpp) emits only the summaries so far: the
-# "values" lists are EXPECTED (asked of the geode model); until then, use one crash per run.
+# per-run means and the figure says so in its notes and title.
+# The Geode recorder (models/geode/geode_metrics.cpp) lists the per-crash samples under
+# "samples_s" (at most the first 1000 crashes of a run; "count" says how many there were).
 LISTS = {
-    "geode_detection_times": {"list": "detection_first_suspicion_s.values",
+    "geode_detection_times": {"list": "detection_first_suspicion_s.samples_s",
                               "mean": "detection_first_suspicion_s.mean",
                               "count": "detection_first_suspicion_s.count"},
-    "geode_removal_times": {"list": "detection_removal_s.values",
+    "geode_removal_times": {"list": "detection_removal_s.samples_s",
                             "mean": "detection_removal_s.mean",
                             "count": "detection_removal_s.count"},
 }
