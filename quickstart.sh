@@ -17,7 +17,7 @@ packages=(cmake g++ ninja-build git ccache libeigen3-dev libboost-random-dev nlo
 # The test suite also starts a private single-node Slurm (tests/sweep/slurm_test.sh) and runs
 # real hashicorp/memberlist nodes against the SWIM model (validation/memberlist/, Go offline in
 # GOPATH mode with Debian's copy of the library).
-test_packages=(slurm-wlm munge golang-go golang-github-hashicorp-memberlist-dev)
+test_packages=(slurm-wlm munge golang-go golang-github-hashicorp-memberlist-dev python3-jsonschema)
 
 install_missing() {  # install_missing PACKAGE...
   [ "${FDSIM_SKIP_INSTALL:-0}" = 1 ] && return 0

@@ -67,6 +67,7 @@ DetectorConfig parse_detector_config(scenario::ObjectReader& r) {
     c.kind = DetectorKind::quantile;
     c.quantile.alpha = r.positive("alpha", 0.01, 0.0, 1.0);
     if (c.quantile.alpha >= 1.0) r.error("alpha", "expected a number > 0 and < 1, got 1");
+    r.exclusive_max("alpha");
     c.quantile.delay_allowance = r.duration_ms("delay_allowance_ms", 0, 0.0, kMaxMs);
     c.quantile.prior_shape = r.positive("prior_shape", 1.0, 0.0, 1e9);
     c.quantile.prior_excess = Duration::from_ms(r.positive("prior_excess_ms", 100, 0.0, kMaxMs));

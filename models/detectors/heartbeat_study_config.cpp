@@ -12,6 +12,20 @@ std::vector<std::string> HeartbeatStudyConfig::arm_names() const {
   return names;
 }
 
+namespace {
+// For the schema: the bound nodes.count - 1 depends on the scenario, so only the minimum is
+// stated (the description gives the rest).
+scenario::FieldSpec node_index_spec(bool required, int64_t min) {
+  scenario::FieldSpec s;
+  s.type = scenario::FieldSpec::Type::integer;
+  s.min = min;
+  s.required = required;
+  s.has_default = !required;
+  if (!required) s.def = 1;
+  return s;
+}
+}  // namespace
+
 HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
                                                   const scenario::NodesConfig& nodes) {
   HeartbeatStudyConfig c;
@@ -23,6 +37,7 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
   if (r.has("pairs")) {
     r.objects("pairs", [&](scenario::ObjectReader& p, size_t) {
       const int64_t sender = p.required_integer("sender", 0, std::max<int64_t>(0, n - 1));
+      p.declare("sender", node_index_spec(true, 0));
       const std::vector<NodeId> monitors =
           scenario::parse_node_set(p, "monitors", nodes, false, true);
       for (NodeId m : monitors) {
@@ -40,6 +55,7 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
   } else {
     const std::vector<NodeId> senders = scenario::parse_node_set(r, "senders", nodes, true);
     const int64_t k = r.integer("monitors_per_sender", 1, 1, std::max<int64_t>(1, n - 1));
+    r.declare("monitors_per_sender", node_index_spec(false, 1));
     if (n < 2) r.error("the heartbeat study needs at least 2 nodes (nodes.count)");
     if (senders.empty() && r.has("senders")) r.error("senders", "expected at least one sender");
     if (n >= 2 && k <= n - 1) {
@@ -68,12 +84,24 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
     if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty name");
     if (!arm.name.empty() && !names.insert(arm.name).second)
       a.error("name", "duplicate arm name \"" + arm.name + "\"");
+    {
+      scenario::FieldSpec spec;
+      spec.type = scenario::FieldSpec::Type::object;
+      spec.required = true;
+      a.declare("detector", std::move(spec));
+    }
     if (!a.has("detector")) a.error("detector", "required field is missing (expected an object)");
     a.object("detector", [&](scenario::ObjectReader& d) {
       if (d.present()) arm.detector = parse_detector_config(d);
     });
     c.arms.push_back(std::move(arm));
   });
+  {
+    scenario::FieldSpec spec;
+    spec.type = scenario::FieldSpec::Type::object_array;
+    spec.required = true;
+    r.declare("arms", std::move(spec));
+  }
   if (!r.has("arms"))
     r.error("arms", "required field is missing (expected an array of {\"name\", \"detector\"})");
   else if (c.arms.empty() && r.raw("arms")->is_array())

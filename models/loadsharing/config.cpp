@@ -58,18 +58,17 @@ ArmConfig parse_arm(ObjectReader& a) {
       "diagnosis", {"none", "fixed", "fixed_periodic", "oracle", "oracle_extra", "geode_ring",
                     "hou_shin", "hou_shin_extra"}));
   if (arm.diagnosis == DiagnosisKind::fixed || arm.diagnosis == DiagnosisKind::fixed_periodic) {
-    const double t_ms = a.required_number("timeout_ms", 0.0, 1e12);
-    if (a.has("timeout_ms") && t_ms <= 0) a.error("timeout_ms", "expected a number > 0");
+    const double t_ms = a.required_positive("timeout_ms", 0.0, 1e12);
     arm.timeout = Duration::from_ms(t_ms);
   }
   if (arm.diagnosis == DiagnosisKind::fixed_periodic) {
-    const double p_ms = a.required_number("period_ms", 0.0, 1e12);
-    if (a.has("period_ms") && p_ms < 1) a.error("period_ms", "expected a number >= 1");
+    const double p_ms = a.required_number("period_ms", 1.0, 1e12);
     arm.period = Duration::from_ms(p_ms);
   }
   if (arm.needs_t_out()) {
     arm.alpha = a.positive("alpha", 0.05, 0.0, 1.0);
     if (arm.alpha >= 1.0) a.error("alpha", "expected a number > 0 and < 1");
+    a.exclusive_max("alpha");
   }
   return arm;
 }
@@ -135,6 +134,7 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
     if (*v >= 1.0) ls.error("loss_allowance", "expected a probability >= 0 and < 1");
     cfg.loss_allowance = *v;
   }
+  ls.exclusive_max("loss_allowance");
   ls.object("estimation", [&](ObjectReader& e) { parse_estimation(e, cfg.estimation); });
   cfg.geode_poll = Duration::from_ms(ls.positive("geode_poll_ms", 100.0, 0, 1e12));
   cfg.per_node_metrics = ls.boolean("per_node_metrics", false);

@@ -18,6 +18,8 @@ void add_explain_command(CLI::App& app, int& exit_code);
 void add_trace_command(CLI::App& app, int& exit_code);
 // `timeout`: the Hou-Shin T_out, E[W] and S(t) for given parameters (cmd_timeout.cpp).
 void add_timeout_command(CLI::App& app, int& exit_code);
+// `schema`: the JSON Schema of scenarios or sweeps, or the format reference tables.
+void add_schema_command(CLI::App& app, int& exit_code);
 // `export`: a sweep output directory as one tidy table (cmd_export.cpp).
 void add_export_command(CLI::App& app, int& exit_code);
 

@@ -1,4 +1,4 @@
-// fdsim: the command line. Subcommands: run, validate, explain, trace, timeout, export
+// fdsim: the command line. Subcommands: run, validate, explain, trace, timeout, export, schema
 // (sim/cli) and sweep, merge (sim/cli/cmd_sweep.h). Exit codes: 0 ok, 2 bad input (including
 // command-line errors, reported on one line), 1 internal error, 3 some sweep runs failed.
 
@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
       "  fdsim sweep scenarios/sweeps/timeout-grid.json -j 4 --out out/grid\n"
       "  fdsim export out/grid --format csv   (one row per run, arm and metric)\n"
       "  fdsim trace out/geode-ring-seed3-rep0.trace.jsonl --plantuml --arm fixed\n"
+      "  fdsim schema scenario > scenario.schema.json\n"
       "  fdsim timeout --lambda 0.8 --mu 1 --region U --state 1 --alpha 0.05 --json\n"
       "  fdsim COMMAND --help   (the options and examples of one command)\n"
       "Exit codes: 0 ok, 2 bad input, 1 internal error, 3 some sweep runs failed.\n");
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   fdsim::cli::add_explain_command(app, exit_code);
   fdsim::cli::add_trace_command(app, exit_code);
   fdsim::cli::add_timeout_command(app, exit_code);
+  fdsim::cli::add_schema_command(app, exit_code);
   fdsim::cli::add_sweep_commands(app);
   fdsim::cli::add_export_command(app, exit_code);
 

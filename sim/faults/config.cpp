@@ -33,6 +33,17 @@ std::string fmt(double v) {
   return buf;
 }
 
+// The schema of a time field: a number >= 0 (or > 0) and <= `max`.
+scenario::FieldSpec time_spec(bool positive, double max, bool required = false) {
+  scenario::FieldSpec s;
+  s.type = scenario::FieldSpec::Type::number;
+  s.min = 0.0;
+  s.min_exclusive = positive;
+  s.max = max;
+  s.required = required;
+  return s;
+}
+
 // A key that is present and not null (a resolved config writes null for absent optionals).
 bool given(const ObjectReader& r, const std::string& key) {
   const auto* v = r.raw(key);
@@ -45,6 +56,8 @@ bool given(const ObjectReader& r, const std::string& key) {
 std::optional<double> read_seconds(ObjectReader& r, const std::string& name, bool required,
                                    bool positive, bool& ok) {
   const std::string ks = name + "_s", kms = name + "_ms";
+  r.declare(ks, time_spec(positive, kMaxS));  // either of the two (schema: neither required)
+  r.declare(kms, time_spec(positive, kMaxS * 1e3));
   const bool has_s = given(r, ks), has_ms = given(r, kms);
   if (has_s && has_ms) {
     r.consume(ks);
@@ -112,6 +125,13 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
   if (kind == "crash_process") {
     CrashProcess p;
     p.nodes = required_nodes(r, "nodes", nodes, ok);
+    r.declare("mean_up_s", time_spec(true, kMaxS, true));
+    {
+      scenario::FieldSpec down = time_spec(true, kMaxS);
+      down.nullable = true;
+      down.has_default = true;
+      r.declare("mean_down_s", std::move(down));
+    }
     if (!r.has("mean_up_s")) {
       r.consume("mean_up_s");
       r.error("mean_up_s", "required field is missing (expected a number > 0)");
@@ -146,6 +166,12 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
   if (kind == "pause_process") {
     PauseProcess p;
     p.nodes = required_nodes(r, "nodes", nodes, ok);
+    r.declare("mean_interval_s", time_spec(true, kMaxS, true));
+    {
+      scenario::FieldSpec d;
+      d.type = scenario::FieldSpec::Type::object;
+      r.declare("duration", std::move(d));
+    }
     if (!r.has("mean_interval_s")) {
       r.consume("mean_interval_s");
       r.error("mean_interval_s", "required field is missing (expected a number > 0)");
@@ -153,6 +179,8 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
     } else {
       p.mean_interval_s = r.positive("mean_interval_s", 1, 0, kMaxS);
     }
+    r.declare("duration_s", time_spec(true, kMaxS));
+    r.declare("duration_ms", time_spec(true, kMaxS * 1e3));
     const int n_given = int(given(r, "duration_ms")) + int(given(r, "duration_s")) +
                         int(given(r, "duration"));
     if (n_given != 1) {
@@ -238,6 +266,10 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
     f.a = scenario::parse_node_set(r, "from", nodes);
     f.b = scenario::parse_node_set(r, "to", nodes);
     if (f.kind == FaultKind::loss_burst) {
+      {
+        scenario::FieldSpec loss = time_spec(true, 1.0, true);
+        r.declare("loss", std::move(loss));
+      }
       if (!r.has("loss")) {
         r.consume("loss");
         r.error("loss", "required field is missing (expected a number > 0 and <= 1)");
@@ -246,6 +278,7 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
         f.loss = r.positive("loss", 1, 0, 1);
       }
     } else {
+      r.declare("extra_ms", time_spec(true, kMaxS * 1e3, true));
       if (!r.has("extra_ms")) {
         r.consume("extra_ms");
         r.error("extra_ms", "required field is missing (expected a number > 0)");

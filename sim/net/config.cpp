@@ -21,6 +21,13 @@ std::string fmt(double v) {
 
 // A required number > exclusive_min.
 double required_above(ObjectReader& r, std::string_view key, double exclusive_min, double def) {
+  scenario::FieldSpec spec;
+  spec.type = scenario::FieldSpec::Type::number;
+  spec.min = exclusive_min;
+  spec.min_exclusive = true;
+  spec.max = kMaxMs;
+  spec.required = true;
+  r.declare(key, std::move(spec));
   if (!r.has(key)) {
     r.consume(key);
     r.error(key, "required field is missing (expected a number > " + fmt(exclusive_min) + ")");

@@ -85,7 +85,8 @@ std::string directory_of(const std::string& path) {
 }
 
 LoadResult load_scenario_json(const json& doc, const std::string& source_name,
-                              const std::string& base_dir, std::set<std::string>* fields_read) {
+                              const std::string& base_dir, std::set<std::string>* fields_read,
+                              scenario::FieldRecorder* recorder) {
   LoadResult out;
   if (!doc.is_object()) {
     out.problems.push_back(prefixed(source_name, "$: expected a JSON object (a scenario), got " +
@@ -97,9 +98,11 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
   s->base_dir = base_dir;
   Diagnostics diag;
   diag.fields_read = fields_read;
+  diag.recorder = recorder;
   json resolved = json::object();
   ObjectReader root(&doc, "$", diag, resolved);
 
+  scenario::skip_schema_key(root);
   s->top = scenario::parse_top_level(root);
   const bool nodes_ok = [&] {
     for (const auto& p : diag.problems)
@@ -159,6 +162,11 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
       // One without the other: already reported by check_model_sections().
       root.consume("workload");
       root.consume("load_sharing");
+    }
+    for (const char* key : {"workload", "load_sharing"}) {
+      scenario::FieldSpec object;
+      object.type = scenario::FieldSpec::Type::object;
+      root.declare(key, std::move(object));
     }
     // --- swim (SWIM with Lifeguard) ---
     if (swim_section) {

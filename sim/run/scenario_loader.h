@@ -61,10 +61,12 @@ LoadResult load_scenario_file(const std::string& path,
                               std::set<std::string>* fields_read = nullptr);
 
 // Loads an already-parsed document. `fields_read`, if given, receives the pattern paths of
-// every field the loaders read ("$.faults[].at_s"), for the format-reference test.
+// every field the loaders read ("$.faults[].at_s"), for the format-reference test; `recorder`,
+// if given, the spec of every field read (sim/run/schema_explorer.h).
 LoadResult load_scenario_json(const nlohmann::json& doc, const std::string& source_name,
                               const std::string& base_dir,
-                              std::set<std::string>* fields_read = nullptr);
+                              std::set<std::string>* fields_read = nullptr,
+                              scenario::FieldRecorder* recorder = nullptr);
 
 // Directory part of a path ("" -> ".", "a/b.json" -> "a").
 std::string directory_of(const std::string& path);

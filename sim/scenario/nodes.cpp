@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/scenario/suggest.h"
+
 namespace fdsim::scenario {
 
 namespace {
@@ -65,7 +67,8 @@ void collect(const json& v, const std::string& path, const NodesConfig& nodes, D
     const json* from = v.contains("from") ? &v["from"] : nullptr;
     const json* to = v.contains("to") ? &v["to"] : nullptr;
     for (auto it = v.begin(); it != v.end(); ++it)
-      if (it.key() != "from" && it.key() != "to") diag.add(path + "." + it.key(), "unknown key");
+      if (it.key() != "from" && it.key() != "to")
+        diag.add(path + "." + it.key(), unknown_key_message(it.key(), {"from", "to"}));
     if (!from || !to) {
       diag.add(path, "a node range needs both \"from\" and \"to\"");
       return;
@@ -103,6 +106,13 @@ NodesConfig parse_nodes(ObjectReader& r) {
   cfg.count = size_t(r.required_integer("count", 1, kMaxNodes));
   const json* groups = r.raw("groups");
   r.consume("groups");
+  {
+    FieldSpec spec;
+    spec.type = FieldSpec::Type::node_set_map;
+    spec.has_default = true;
+    spec.def = json::object();
+    r.declare("groups", std::move(spec));
+  }
   if (r.diagnostics().problems.size() != problems_before) {
     // Without a valid count no node index can be checked: say nothing more than the count's
     // problem rather than reporting every index as out of range.
@@ -138,6 +148,14 @@ std::vector<NodeId> parse_node_set(ObjectReader& r, std::string_view key, const 
                                    bool def_all, bool required) {
   const json* v = r.raw(key);
   r.consume(key);
+  {
+    FieldSpec spec;
+    spec.type = FieldSpec::Type::node_set;
+    spec.required = required;
+    spec.has_default = !required;
+    if (!required) spec.def = def_all ? json("all") : json::array();
+    r.declare(key, std::move(spec));
+  }
   std::vector<NodeId> list;
   if (v == nullptr) {
     if (required) r.error(key, "required field is missing (expected a node set)");

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "sim/scenario/suggest.h"
+
 namespace fdsim::scenario {
 
 std::string one_line(std::string_view text) {
@@ -68,6 +70,35 @@ std::string irange_text(int64_t min, int64_t max) {
 std::string with_range(const std::string& what, const std::string& range) {
   return range.empty() ? what : what + " " + range;
 }
+
+using Type = FieldSpec::Type;
+FieldSpec spec_of(Type t) {
+  FieldSpec s;
+  s.type = t;
+  return s;
+}
+FieldSpec int_spec(int64_t min, int64_t max, Type t = Type::integer) {
+  FieldSpec s = spec_of(t);
+  if (min != INT64_MIN) s.min = min;
+  if (max != INT64_MAX) s.max = max;
+  return s;
+}
+FieldSpec num_spec(double min, double max, bool min_exclusive = false, Type t = Type::number) {
+  FieldSpec s = spec_of(t);
+  if (min > -1e299) s.min = min;
+  if (max < 1e299) s.max = max;
+  s.min_exclusive = min_exclusive;
+  return s;
+}
+FieldSpec with_default(FieldSpec s, json def) {
+  s.has_default = true;
+  s.def = std::move(def);
+  return s;
+}
+FieldSpec required_spec(FieldSpec s) {
+  s.required = true;
+  return s;
+}
 }  // namespace
 
 std::string pattern_of(std::string_view path) {
@@ -95,6 +126,51 @@ ObjectReader::ObjectReader(const json* obj, std::string path, Diagnostics& diag,
     finished_ = true;
   }
   if (!resolved_.is_object()) resolved_ = json::object();
+  if (diag_.recorder != nullptr && obj_ != nullptr) {
+    record_ = diag_.recorder->objects.size();
+    diag_.recorder->objects.push_back(ObjectRecord{pattern_of(path_), path_, {}, {}, {}});
+  }
+}
+
+void ObjectReader::record(std::string_view key, FieldSpec spec) {
+  if (record_ == SIZE_MAX) return;
+  ObjectRecord& rec = diag_.recorder->objects[record_];
+  for (const auto& d : rec.declared)
+    if (d == key) return;  // declare() is authoritative
+  FieldSpec* old = rec.find(std::string(key));
+  if (old == nullptr) {
+    rec.fields.emplace_back(std::string(key), std::move(spec));
+    return;
+  }
+  if (spec.type == Type::any) return;  // a typed description is never replaced by a raw read
+  const bool required = old->required || spec.required;
+  *old = std::move(spec);
+  if (required) {
+    old->required = true;
+    old->has_default = false;
+    old->def = nullptr;
+  }
+}
+
+void ObjectReader::record_enum_value(std::string_view key, const std::string& value) {
+  if (record_ == SIZE_MAX) return;
+  diag_.recorder->objects[record_].enum_values.emplace_back(std::string(key), value);
+}
+
+void ObjectReader::declare(std::string_view key, FieldSpec spec) {
+  if (record_ == SIZE_MAX) return;
+  ObjectRecord& rec = diag_.recorder->objects[record_];
+  if (FieldSpec* old = rec.find(std::string(key))) {
+    *old = std::move(spec);
+  } else {
+    rec.fields.emplace_back(std::string(key), std::move(spec));
+  }
+  rec.declared.emplace_back(key);
+}
+
+void ObjectReader::exclusive_max(std::string_view key) {
+  if (record_ == SIZE_MAX) return;
+  if (FieldSpec* s = diag_.recorder->objects[record_].find(std::string(key))) s->max_exclusive = true;
 }
 
 std::string ObjectReader::child_path(std::string_view key) const {
@@ -118,6 +194,7 @@ const json* ObjectReader::raw(std::string_view key) const {
 void ObjectReader::consume(std::string_view key) {
   consumed_.insert(std::string(key));
   note_field(key);
+  record(key, FieldSpec{});
 }
 
 void ObjectReader::set_resolved(std::string_view key, json value) {
@@ -136,6 +213,7 @@ void ObjectReader::error(std::string message) { diag_.add(path_, std::move(messa
 
 int64_t ObjectReader::integer(std::string_view key, int64_t def, int64_t min, int64_t max) {
   const json* v = get(key);
+  record(key, with_default(int_spec(min, max), def));
   int64_t out = def;
   if (v != nullptr) {
     const std::string want = with_range("an integer", irange_text(min, max));
@@ -167,6 +245,7 @@ int64_t ObjectReader::integer(std::string_view key, int64_t def, int64_t min, in
 
 uint64_t ObjectReader::seed(std::string_view key, uint64_t def) {
   const json* v = get(key);
+  record(key, with_default(int_spec(0, INT64_MAX), def));
   uint64_t out = def;
   if (v != nullptr) {
     if (v->is_number_unsigned() || (v->is_number_integer() && v->get<int64_t>() >= 0)) {
@@ -181,6 +260,7 @@ uint64_t ObjectReader::seed(std::string_view key, uint64_t def) {
 
 double ObjectReader::number(std::string_view key, double def, double min, double max) {
   const json* v = get(key);
+  record(key, with_default(num_spec(min, max), def));
   double out = def;
   if (v != nullptr) {
     if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < min ||
@@ -212,6 +292,7 @@ std::string unit_of(std::string_view key) {
 double ObjectReader::positive(std::string_view key, double def, double exclusive_min,
                               double max) {
   const json* v = get(key);
+  record(key, with_default(num_spec(exclusive_min, max, true), def));
   double out = def;
   if (v != nullptr) {
     if (!v->is_number() || !std::isfinite(v->get<double>()) ||
@@ -234,6 +315,9 @@ double ObjectReader::positive(std::string_view key, double def, double exclusive
 std::optional<double> ObjectReader::optional_number(std::string_view key, double min, double max,
                                                     bool write_null) {
   const json* v = get(key);
+  FieldSpec spec = with_default(num_spec(min, max), nullptr);
+  spec.nullable = true;
+  record(key, std::move(spec));
   if (v == nullptr || v->is_null()) {
     if (write_null) set_resolved(key, nullptr);
     return std::nullopt;
@@ -251,6 +335,7 @@ std::optional<double> ObjectReader::optional_number(std::string_view key, double
 
 bool ObjectReader::boolean(std::string_view key, bool def) {
   const json* v = get(key);
+  record(key, with_default(spec_of(Type::boolean), def));
   bool out = def;
   if (v != nullptr) {
     if (!v->is_boolean())
@@ -264,6 +349,7 @@ bool ObjectReader::boolean(std::string_view key, bool def) {
 
 std::string ObjectReader::string(std::string_view key, std::string def) {
   const json* v = get(key);
+  record(key, with_default(spec_of(Type::string), def));
   std::string out = std::move(def);
   if (v != nullptr) {
     if (!v->is_string())
@@ -291,6 +377,11 @@ std::string one_of(std::initializer_list<std::string_view> allowed) {
 std::string ObjectReader::enumeration(std::string_view key, std::string def,
                                       std::initializer_list<std::string_view> allowed) {
   const json* v = get(key);
+  {
+    FieldSpec spec = with_default(spec_of(Type::enumeration), def);
+    for (auto a : allowed) spec.allowed.emplace_back(a);
+    record(key, std::move(spec));
+  }
   std::string out = std::move(def);
   if (v != nullptr) {
     bool ok = false;
@@ -303,6 +394,7 @@ std::string ObjectReader::enumeration(std::string_view key, std::string def,
     else
       out = v->get<std::string>();
   }
+  record_enum_value(key, out);
   set_resolved(key, out);
   return out;
 }
@@ -318,6 +410,7 @@ Duration ObjectReader::duration_s(std::string_view key, double def_s, double min
 }
 
 int64_t ObjectReader::required_integer(std::string_view key, int64_t min, int64_t max) {
+  record(key, required_spec(int_spec(min, max)));
   if (!has(key)) {
     consume(key);
     error(key, "required field is missing (expected " +
@@ -328,6 +421,7 @@ int64_t ObjectReader::required_integer(std::string_view key, int64_t min, int64_
 }
 
 double ObjectReader::required_number(std::string_view key, double min, double max) {
+  record(key, required_spec(num_spec(min, max)));
   if (!has(key)) {
     consume(key);
     error(key, "required field is missing (expected " +
@@ -338,6 +432,7 @@ double ObjectReader::required_number(std::string_view key, double min, double ma
 }
 
 double ObjectReader::required_positive(std::string_view key, double exclusive_min, double max) {
+  record(key, required_spec(num_spec(exclusive_min, max, true)));
   if (!has(key)) {
     consume(key);
     error(key, "required field is missing (expected " +
@@ -348,6 +443,7 @@ double ObjectReader::required_positive(std::string_view key, double exclusive_mi
 }
 
 std::string ObjectReader::required_string(std::string_view key) {
+  record(key, required_spec(spec_of(Type::string)));
   if (!has(key)) {
     consume(key);
     error(key, "required field is missing (expected a string)");
@@ -358,6 +454,11 @@ std::string ObjectReader::required_string(std::string_view key) {
 
 std::string ObjectReader::required_enumeration(std::string_view key,
                                                std::initializer_list<std::string_view> allowed) {
+  {
+    FieldSpec spec = required_spec(spec_of(Type::enumeration));
+    for (auto a : allowed) spec.allowed.emplace_back(a);
+    record(key, std::move(spec));
+  }
   if (!has(key)) {
     consume(key);
     error(key, "required field is missing (expected " + one_of(allowed) + ")");
@@ -369,6 +470,7 @@ std::string ObjectReader::required_enumeration(std::string_view key,
 std::vector<double> ObjectReader::numbers(std::string_view key, std::vector<double> def,
                                           double min, double max) {
   const json* v = get(key);
+  record(key, with_default(num_spec(min, max, false, Type::number_array), def));
   std::vector<double> out = std::move(def);
   if (v != nullptr) {
     if (!v->is_array()) {
@@ -398,6 +500,7 @@ std::vector<double> ObjectReader::numbers(std::string_view key, std::vector<doub
 std::vector<int64_t> ObjectReader::integers(std::string_view key, std::vector<int64_t> def,
                                             int64_t min, int64_t max) {
   const json* v = get(key);
+  record(key, with_default(int_spec(min, max, Type::integer_array), def));
   std::vector<int64_t> out = std::move(def);
   if (v != nullptr) {
     if (!v->is_array()) {
@@ -427,6 +530,7 @@ std::vector<int64_t> ObjectReader::integers(std::string_view key, std::vector<in
 std::vector<std::string> ObjectReader::strings(std::string_view key,
                                                std::vector<std::string> def) {
   const json* v = get(key);
+  record(key, with_default(spec_of(Type::string_array), def));
   std::vector<std::string> out = std::move(def);
   if (v != nullptr) {
     if (!v->is_array()) {
@@ -453,6 +557,7 @@ std::vector<std::string> ObjectReader::strings(std::string_view key,
 
 void ObjectReader::object(std::string_view key, const std::function<void(ObjectReader&)>& fn) {
   const json* v = get(key);
+  record(key, spec_of(Type::object));
   json& sub = resolved_[std::string(key)];
   sub = json::object();
   ObjectReader child(v, child_path(key), diag_, sub);
@@ -463,6 +568,7 @@ void ObjectReader::object(std::string_view key, const std::function<void(ObjectR
 void ObjectReader::objects(std::string_view key,
                            const std::function<void(ObjectReader&, size_t)>& fn) {
   const json* v = get(key);
+  record(key, spec_of(Type::object_array));
   json& arr = resolved_[std::string(key)];
   arr = json::array();
   if (v == nullptr) return;
@@ -495,9 +601,16 @@ void ObjectReader::finish() {
   if (finished_) return;
   finished_ = true;
   if (obj_ == nullptr) return;
+  std::vector<std::string> known;  // keys read but not given: the candidates of a typo
+  bool known_listed = false;
   for (auto it = obj_->begin(); it != obj_->end(); ++it) {
-    if (consumed_.find(it.key()) == consumed_.end())
-      diag_.add(child_path(it.key()), "unknown key");
+    if (consumed_.find(it.key()) != consumed_.end()) continue;
+    if (!known_listed) {
+      for (const auto& k : consumed_)
+        if (obj_->find(k) == obj_->end()) known.push_back(k);
+      known_listed = true;
+    }
+    diag_.add(child_path(it.key()), unknown_key_message(it.key(), known));
   }
 }
 

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/time.h"
+#include "sim/scenario/field_record.h"
 
 namespace fdsim::scenario {
 
@@ -42,6 +43,8 @@ struct Problem {
 struct Diagnostics {
   std::vector<Problem> problems;
   std::set<std::string>* fields_read = nullptr;
+  // If set, every reader records the spec of every field it reads (sim/scenario/field_record.h).
+  FieldRecorder* recorder = nullptr;
   bool ok() const { return problems.empty(); }
   void add(std::string path, std::string message) {
     problems.push_back({std::move(path), std::move(message)});
@@ -115,8 +118,8 @@ class ObjectReader {
   void error(std::string_view key, std::string message);
   void error(std::string message);
 
-  // Reports unconsumed keys ("unknown key 'x'"), plus a type error if the value was present
-  // but not an object. Idempotent.
+  // Reports unconsumed keys ("unknown key", with "did you mean '...'?" when a key this reader
+  // read is close), plus a type error if the value was present but not an object. Idempotent.
   void finish();
 
   // Raw access for fields with custom structure (use sparingly; still call consume()).
@@ -124,10 +127,17 @@ class ObjectReader {
   void consume(std::string_view key);
   void set_resolved(std::string_view key, json value);
   std::string child_path(std::string_view key) const;
+  // Records that the upper bound of `key`, already read, is exclusive (the caller checks it).
+  void exclusive_max(std::string_view key);
+  // Describes a field for the schema recorder (no effect without one): for fields read with
+  // raw() or read only in some cases (a time given as "<name>_s" or "<name>_ms").
+  void declare(std::string_view key, FieldSpec spec);
 
  private:
   const json* get(std::string_view key);  // marks consumed, records the field path
   void note_field(std::string_view key);
+  void record(std::string_view key, FieldSpec spec);
+  void record_enum_value(std::string_view key, const std::string& value);
 
   const json* obj_;
   std::string path_;
@@ -135,6 +145,7 @@ class ObjectReader {
   json& resolved_;
   std::set<std::string, std::less<>> consumed_;
   bool finished_ = false;
+  size_t record_ = SIZE_MAX;  // index into diag_.recorder->objects, if recording
 };
 
 // Pattern path of a concrete path: "$.faults[2].at_ms" -> "$.faults[].at_ms".

@@ -37,6 +37,19 @@ TopLevel parse_top_level(ObjectReader& root) {
   t.replications = root.integer("replications", 1, 1, kMaxReplications);
 
   // horizon_s: required, > 0.
+  {
+    FieldSpec spec;
+    spec.type = FieldSpec::Type::number;
+    spec.min = 0.0;
+    spec.min_exclusive = true;
+    spec.max = kMaxHorizonS;
+    spec.required = true;
+    root.declare("horizon_s", std::move(spec));
+    FieldSpec nodes;
+    nodes.type = FieldSpec::Type::object;
+    nodes.required = true;
+    root.declare("nodes", std::move(nodes));
+  }
   if (!root.has("horizon_s")) {
     root.consume("horizon_s");
     root.error("horizon_s", "required field is missing (expected a number > 0 and <= 1e+09)");
@@ -73,6 +86,17 @@ TopLevel parse_top_level(ObjectReader& root) {
   });
   root.object("output", [&](ObjectReader& r) { t.output.trace = r.boolean("trace", false); });
   return t;
+}
+
+void skip_schema_key(ObjectReader& root) {
+  const json* v = root.raw("$schema");
+  root.consume("$schema");
+  FieldSpec spec;
+  spec.type = FieldSpec::Type::string;
+  root.declare("$schema", std::move(spec));
+  if (v != nullptr && !v->is_string())
+    root.error("$schema", "expected a string (the URL or path of a JSON Schema), got " +
+                              describe(*v));
 }
 
 ModelSections check_model_sections(ObjectReader& root) {

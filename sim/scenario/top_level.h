@@ -54,6 +54,11 @@ inline constexpr int64_t kMaxReplications = 1'000'000;
 
 TopLevel parse_top_level(ObjectReader& root);
 
+// Accepts and ignores a top-level "$schema" (the JSON Schema an editor validates the file
+// with, `fdsim schema`): it must be a string and is not part of the resolved document, so it
+// changes neither the run nor the scenario hash. Used by scenarios and sweep files.
+void skip_schema_key(ObjectReader& root);
+
 struct ModelSections {
   bool membership = false;
   bool workload = false;

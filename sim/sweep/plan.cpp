@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "sim/engine/hash.h"
@@ -57,6 +58,20 @@ std::string params_text(const std::vector<std::string>& paths, const std::vector
   for (size_t i = 0; i < paths.size(); ++i) {
     if (i) s += ", ";
     s += paths[i] + " = " + params[i].dump();
+  }
+  return s;
+}
+
+// "0-3, 5, 7-8" (sorted indices).
+std::string index_ranges(const std::vector<size_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    if (!s.empty()) s += ", ";
+    s += std::to_string(v[i]);
+    if (j > i) s += (j == i + 1 ? ", " : "-") + std::to_string(v[j]);
+    i = j + 1;
   }
   return s;
 }
@@ -164,21 +179,21 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
     return out;
   }
 
-  // Validate every point and derive the run identities.
-  size_t point_problems = 0, silenced = 0;
+  // Validate every point and derive the run identities. A problem that several points share
+  // (a bad base field, the same misspelt key) is reported once, with the list of its points.
+  std::vector<std::string> distinct;                 // problems in first-seen order
+  std::map<std::string, std::vector<size_t>> where;  // problem -> its points
   for (size_t p = 0; p < plan.points.size(); ++p) {
     PlannedPoint& point = plan.points[p];
     const run::ResolveOutcome res = resolve(point.scenario, plan.scenario_source);
     if (!res.ok) {
-      for (const auto& pr : res.problems) {
-        if (point_problems++ < kMaxPointProblems)
-          problem("point " + std::to_string(p) + " (" + describe_params(plan, p) + "): " + pr);
-        else
-          ++silenced;
+      std::vector<std::string> problems = res.problems;
+      if (problems.empty()) problems.push_back("the scenario is not valid");
+      for (const auto& pr : problems) {
+        auto& points = where[pr];
+        if (points.empty()) distinct.push_back(pr);
+        if (points.empty() || points.back() != p) points.push_back(p);
       }
-      if (res.problems.empty())
-        problem("point " + std::to_string(p) + " (" + describe_params(plan, p) +
-                "): the scenario is not valid");
       continue;
     }
     int64_t reps = 1;
@@ -193,8 +208,24 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
     for (int64_t r = 0; r < reps; ++r)
       point.run_ids.push_back(hex16(hash_combine(hash, uint64_t(r))));
   }
-  if (silenced > 0)
-    problem("... and " + std::to_string(silenced) + " more problems at other points");
+  for (size_t i = 0; i < distinct.size() && i < kMaxPointProblems; ++i) {
+    const std::string& pr = distinct[i];
+    const std::vector<size_t>& points = where[pr];
+    if (points.size() == 1) {
+      problem("point " + std::to_string(points[0]) + " (" + describe_params(plan, points[0]) +
+              "): " + pr);
+      continue;
+    }
+    // The problem usually names the sweep file itself (an inline base): not twice.
+    const std::string own = spec.source + ": ";
+    const std::string text = pr.rfind(own, 0) == 0 ? pr.substr(own.size()) : pr;
+    problem(text + (points.size() == plan.points.size()
+                        ? " (at every point: " + index_ranges(points) + ")"
+                        : " (at points " + index_ranges(points) + ")"));
+  }
+  if (distinct.size() > kMaxPointProblems)
+    problem("... and " + std::to_string(distinct.size() - kMaxPointProblems) +
+            " more problems at other points");
   if (!out.problems.empty()) return out;
 
   plan.runs = list_runs(plan.points);

@@ -1,9 +1,12 @@
 #include "sim/sweep/sweep_spec.h"
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "sim/scenario/json_document.h"
 #include "sim/scenario/reader.h"
+#include "sim/scenario/top_level.h"
 #include "sim/sweep/atomic_file.h"
 
 namespace fdsim::sweep {
@@ -28,6 +31,80 @@ std::optional<json> read_json_file(const std::string& path, std::string* error) 
 
 namespace {
 
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
+// A computed axis value printed cleanly: 0.5 + 9 * 0.05 = 0.9500000000000001 becomes 0.95
+// (12 significant digits), and an integral value of integral inputs stays a JSON integer.
+json clean_value(double v, bool integral) {
+  if (integral && std::fabs(v) < 9.0e15) return json(int64_t(std::llround(v)));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return json(std::strtod(buf, nullptr));
+}
+
+bool is_integral(const json& v) {
+  return v.is_number_integer() ||
+         (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() &&
+          std::fabs(v.get<double>()) < 9.0e15);
+}
+
+// Expands {"from", "to", "step"} or {"from", "to", "factor"} (reader positioned on it) into
+// values: from + i * step (never accumulated) or from * factor^i, up to `to` included within a
+// relative tolerance of 1e-9. nullopt after reporting a problem.
+std::optional<std::vector<json>> expand_range(scenario::ObjectReader& r) {
+  const size_t before = r.diagnostics().problems.size();
+  r.at_most_one_of({"step", "factor"});
+  const bool geometric = r.has("factor");
+  if (!geometric && !r.has("step")) {
+    r.error("a range needs \"step\" (from, from + step, ...) or \"factor\" (from, "
+            "from x factor, ...)");
+    r.consume("step");
+    r.consume("factor");
+  }
+  const double from = r.required_number("from");
+  const double to = r.required_number("to");
+  const json* from_raw = r.raw("from");
+  const json* to_raw = r.raw("to");
+  double step = 0, factor = 0;
+  if (geometric) {
+    factor = r.required_positive("factor", 1.0);
+    r.consume("step");
+  } else if (r.has("step")) {
+    step = r.required_positive("step", 0.0);
+    r.consume("factor");
+  }
+  if (r.diagnostics().problems.size() != before) return std::nullopt;
+  if (from > to) {
+    r.error("from", "expected \"from\" <= \"to\", got " + fmt(from) + " > " + fmt(to));
+    return std::nullopt;
+  }
+  if (geometric && from <= 0) {
+    r.error("from", "expected a number > 0 for a geometric range, got " + fmt(from));
+    return std::nullopt;
+  }
+  const double tol = 1e-9 * std::max({std::fabs(from), std::fabs(to), 1e-300});
+  const double count = geometric ? std::floor(std::log(to / from) / std::log(factor) + 1e-9) + 1
+                                 : std::floor((to - from) / step + 1e-9) + 1;
+  if (!(count <= double(kMaxRangeValues))) {
+    r.error("expected at most " + std::to_string(kMaxRangeValues) +
+            " values, but the range has " + fmt(count));
+    return std::nullopt;
+  }
+  const bool integral = is_integral(*from_raw) && is_integral(*to_raw) &&
+                        (geometric ? is_integral(*r.raw("factor")) : is_integral(*r.raw("step")));
+  std::vector<json> values;
+  for (size_t i = 0; i < size_t(count); ++i) {
+    const double v = geometric ? from * std::pow(factor, double(i)) : from + double(i) * step;
+    if (v > to + tol) break;
+    values.push_back(clean_value(v > to ? to : v, integral));
+  }
+  return values;
+}
+
 class SpecParser {
  public:
   SpecParser(const json& doc, const std::string& source) : doc_(doc), source_(source) {}
@@ -44,9 +121,13 @@ class SpecParser {
     }
     json resolved;
     scenario::ObjectReader r(&doc_, "$", diag_, resolved);
+    scenario::skip_schema_key(r);
     spec.name = r.string("name", fs::path(source_).stem().string());
     spec.description = r.string("description", "");
-    if (r.has("replications")) spec.replications = r.integer("replications", 1, 1, 1000000);
+    if (r.has("replications"))
+      spec.replications = r.integer("replications", 1, 1, 1000000);
+    else
+      r.consume("replications");  // a known key, for "did you mean"
     read_base(r, spec);
     read_axes(r, spec);
     read_constraint(r, spec);
@@ -101,10 +182,19 @@ class SpecParser {
       if (!path) a.error("path", error);
     }
     const json* values = a.raw("values");
-    a.consume("values");
+    std::optional<std::vector<json>> expanded;
     bool values_ok = false;
-    if (values == nullptr) {
-      a.error("values", "required field is missing (expected a non-empty array of values)");
+    if (values != nullptr && values->is_object()) {
+      a.object("values", [&](scenario::ObjectReader& range) { expanded = expand_range(range); });
+      values_ok = expanded.has_value();
+    } else {
+      a.consume("values");
+    }
+    if (values != nullptr && values->is_object()) {
+      // a range: reported above
+    } else if (values == nullptr) {
+      a.error("values", "required field is missing (expected a non-empty array of values, or "
+                        "a range {\"from\", \"to\", \"step\" or \"factor\"})");
     } else if (!values->is_array() || values->empty()) {
       a.error("values", "expected a non-empty array of values, got " + scenario::describe(*values));
     } else {
@@ -112,7 +202,11 @@ class SpecParser {
     }
     if (!path || !values_ok) return std::nullopt;
     Axis axis{*path, {}};
-    for (const json& v : *values) axis.values.push_back(v);
+    if (expanded) {
+      axis.values = std::move(*expanded);
+    } else {
+      for (const json& v : *values) axis.values.push_back(v);
+    }
     axis_where_.push_back(a.path());
     return axis;
   }

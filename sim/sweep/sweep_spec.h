@@ -33,6 +33,9 @@
 
 namespace fdsim::sweep {
 
+// Most values an axis range ({"from", "to", "step"} or {"from", "to", "factor"}) may expand to.
+inline constexpr size_t kMaxRangeValues = 10000;
+
 struct Axis {
   JsonPath path;
   std::vector<nlohmann::json> values;

@@ -165,7 +165,7 @@ TEST(NetworkConfig, LinkProblemsCarryTheirIndex) {
                              "got 9"));
   EXPECT_TRUE(has_problem(p, "$.network.links[1]: a link override needs \"latency\" or \"loss\" "
                              "(or both)"));
-  EXPECT_TRUE(has_problem(p, "$.network.links[1].latncy: unknown key"));
+  EXPECT_TRUE(has_problem(p, "$.network.links[1].latncy: unknown key (did you mean 'latency'?)"));
   EXPECT_TRUE(has_problem(p, "$.network.links[2].loss: expected a number >= 0 and <= 1 or null, "
                              "got 2"));
   EXPECT_EQ(v.size(), 5u) << ::testing::PrintToString(v);  // + the unknown group "west"

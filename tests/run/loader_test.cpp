@@ -210,7 +210,7 @@ TEST(Loader, FixedArmWithoutTimeout) {
   json d = sharing();
   d["load_sharing"]["arms"] = json::parse(R"([{"name": "f", "diagnosis": "fixed"}])");
   EXPECT_EQ(problems(d), Lines{"x.json: $.load_sharing.arms[0].timeout_ms: required field is "
-                               "missing (expected a number >= 0 and <= 1000000000000)"});
+                               "missing (expected a number > 0 and <= 1000000000000)"});
 }
 
 TEST(Loader, GeodeRingArmWithoutMembership) {

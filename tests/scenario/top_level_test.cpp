@@ -189,7 +189,7 @@ TEST(TopLevel, UnknownKeyInOutput) {
 }
 
 TEST(TopLevel, UnknownTopLevelKey) {
-  EXPECT_EQ(problems_with("sead", 3), Lines{"$.sead: unknown key"});
+  EXPECT_EQ(problems_with("sead", 3), Lines{"$.sead: unknown key (did you mean 'seed'?)"});
 }
 
 TEST(TopLevel, NoModelSection) {
@@ -235,7 +235,7 @@ TEST(TopLevel, EveryProblemOfAMultiErrorDocumentIsReported) {
                    "$: expected a model section: 'membership' (the Geode ring), 'load_sharing' "
                    "with 'workload' (load sharing), or 'detectors' (the pairwise heartbeat "
                    "study); none is present",
-                   "$.speed: unknown key"}));
+                   "$.speed: unknown key"}));  // "seed" is given: not suggested
 }
 
 TEST(ScenarioName, Rules) {
