@@ -128,12 +128,10 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
   // shuts down instead if it is at least half. (The coordinator checked before preparing.)
   if (source_rules() && shared_.config.partition_detection && view_ && !created_here &&
       v.id > view_->id) {
-    std::vector<MemberId> kept = view_->members;
     std::vector<MemberId> crashed;
     for (const MemberId& r : removed)
       if (view_->contains(r)) crashed.push_back(r);
-    kept = without(kept, crashed);
-    if (quorum_lost(*view_, kept, shared_.roles)) {
+    if (quorum_lost_dropping(*view_, crashed, shared_.roles)) {
       trace("quorum_lost_at_install", {{"view_id", v.id}, {"lost", nodes_of(crashed)}});
       forced_disconnect(DisconnectReason::partition);
       return;

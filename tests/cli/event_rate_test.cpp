@@ -76,7 +76,10 @@ TEST_F(EventRate, HeartbeatStudyPeriod) {
   // 8 senders x 2 monitors = 16 pairs, one heartbeat every 1e-6 ms (1 ns): 1.6e10 per second.
   expect_refused(
       shipped_scenario("examples/heartbeat-study.json"),
-      [](json& d) { d["detectors"]["heartbeat_period_ms"] = 1e-6; },
+      [](json& d) {
+        d["detectors"]["heartbeat_period_ms"] = 1e-6;
+        d["detectors"]["send_jitter_ms"] = 0;  // must stay below half the period
+      },
       "$.detectors.heartbeat_period_ms", "1.6e+10");
 }
 
