@@ -59,7 +59,7 @@ class EventRate : public ::testing::Test {
       const auto r = fdsim(cmd);
       EXPECT_EQ(r.code, 2) << cmd << "\n" << r.err;
       ASSERT_EQ(r.err_lines().size(), 1u) << cmd << "\n" << r.err;
-      const std::string& line = r.err_lines()[0];
+      const std::string line = r.err_lines()[0];  // err_lines() returns a fresh vector
       EXPECT_EQ(line.rfind("fast.json: " + path + ": would schedule about " + estimate +
                                " events per simulated second (",
                            0),
