@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include "sim/scenario/event_rate.h"
+
 namespace fdsim::detectors {
 
 std::vector<std::string> HeartbeatStudyConfig::arm_names() const {
@@ -68,6 +70,10 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
   c.heartbeat_period = Duration::from_ms(r.positive("heartbeat_period_ms", 1000, 0.0, 1e9));
   if (c.heartbeat_period <= Duration::zero())
     r.error("heartbeat_period_ms", "expected at least one nanosecond");
+  // The event-rate budget (sim/scenario/event_rate.h): every pair sends one heartbeat per
+  // period, estimate = pairs / heartbeat_period (one simulation serves every arm).
+  scenario::check_period(r, "heartbeat_period_ms", c.heartbeat_period, double(c.pairs.size()),
+                         "monitoring pairs " + std::to_string(c.pairs.size()));
   c.heartbeat_bytes = uint32_t(r.integer("heartbeat_bytes", 64, 0, 1 << 30));
   c.send_jitter = r.duration_ms("send_jitter_ms", 0, 0.0, 1e9);
   if (c.send_jitter * 2 >= c.heartbeat_period && c.heartbeat_period > Duration::zero())

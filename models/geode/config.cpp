@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "sim/scenario/event_rate.h"
+
 namespace fdsim::geode {
 
 std::string_view profile_name(Profile p) { return p == Profile::wiki ? "wiki" : "current"; }
@@ -67,6 +69,45 @@ size_t count_param(scenario::ObjectReader& r, std::string_view key, size_t def, 
   return size_t(r.integer(key, int64_t(def), min, 1'000'000));
 }
 
+// The event-rate budget (sim/scenario/event_rate.h). Estimates, per simulated second, with N =
+// nodes.count (every node may be a member):
+//   heartbeats       N x heartbeat_predecessors / heartbeat_period
+//   monitor checks   N / monitor_period
+//   final checks     N / final_check_retry      (each member may run one at a time)
+//   join attempts    N / join_retry
+//   retransmissions  N / reliable_retransmit    (at least one pending message per member; 0 = off)
+//   app messages     N x app_messages_per_s
+// A period the file does not give defaults from member_timeout_ms; the problem then names
+// member_timeout_ms, the key the user wrote.
+void check_event_rates(scenario::ObjectReader& r, const GeodeConfig& c, size_t node_count) {
+  const double n = double(node_count);
+  const std::string nodes_text = "nodes.count " + std::to_string(node_count);
+  bool derived_reported = false;  // one problem on member_timeout_ms is enough
+  const auto period = [&](std::string_view key, Duration p, double per, std::string_view what) {
+    if (r.has(key) || !r.has("member_timeout_ms")) {
+      scenario::check_period(r, key, p, n, nodes_text, per, what);
+      return;
+    }
+    if (derived_reported) return;
+    const std::string formula = nodes_text + (what.empty() ? "" : " x " + std::string(what)) +
+                                " / " + std::string(key) + " (" + scenario::rate_text(p.millis()) +
+                                " ms, derived from member_timeout_ms)";
+    if (p > Duration::zero())
+      derived_reported =
+          !scenario::check_event_rate(r, "member_timeout_ms", n * per / p.seconds(), formula);
+  };
+  const double preds = double(c.heartbeat_predecessors);
+  period("heartbeat_period_ms", c.heartbeat_period, preds,
+         "heartbeat_predecessors " + std::to_string(c.heartbeat_predecessors));
+  period("monitor_period_ms", c.monitor_period, 1.0, "");
+  period("final_check_retry_ms", c.final_check_retry, 1.0, "");
+  period("join_retry_ms", c.join_retry, 1.0, "");
+  period("reliable_retransmit_ms", c.reliable_retransmit, 1.0, "");
+  scenario::check_event_rate(r, "app_messages_per_s", n * c.app_messages_per_s,
+                             nodes_text + " x app_messages_per_s " +
+                                 scenario::rate_text(c.app_messages_per_s));
+}
+
 }  // namespace
 
 GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes) {
@@ -100,6 +141,8 @@ GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesC
   if (!c.member_weights.empty() && c.member_weights.size() != nodes.count)
     r.error("member_weights", "expected one weight per node (" + std::to_string(nodes.count) +
                                   "), got " + std::to_string(c.member_weights.size()));
+
+  check_event_rates(r, c, nodes.count);
 
   c.members = scenario::parse_node_set(r, "members", nodes, /*def_all=*/true);
   if (r.has("members") && c.members.empty()) r.error("members", "the initial view needs at least one member");

@@ -66,10 +66,11 @@ void GeodeRecorder::final_check_done(SimTime t, NodeId, const MemberId& suspect,
   if (passed) ++final_checks_passed_;
 }
 
-void GeodeRecorder::view_installed(SimTime t, NodeId at, const View& v, bool created_here,
+void GeodeRecorder::view_installed(SimTime t, NodeId at, const std::shared_ptr<const View>& v,
+                                   bool created_here,
                                    const std::vector<MemberId>& removed) {
   participating_[at] = true;
-  views_[at] = v.members;
+  views_[at] = v;
   if (created_here) {
     for (const MemberId& r : removed) {
       for (CrashRecord& c : crashes_)
@@ -115,10 +116,18 @@ void GeodeRecorder::check_survivors(SimTime t) {
   for (CrashRecord& c : crashes_) {
     if (c.all_survivors || !c.removal) continue;
     bool done = true;
+    // Members share view objects: each distinct view is searched once per call.
+    const View* last_view = nullptr;
+    bool last_contains = false;
     for (NodeId n = 0; n < participating_.size() && done; ++n) {
       if (n == c.id.node || !participating_[n] || world_.hosts.is_crashed(n)) continue;
-      const std::vector<MemberId>& v = views_[n];
-      if (std::find(v.begin(), v.end(), c.id) != v.end()) done = false;
+      const View* v = views_[n].get();
+      if (v == nullptr) continue;
+      if (v != last_view) {
+        last_view = v;
+        last_contains = v->contains(c.id);
+      }
+      if (last_contains) done = false;
     }
     if (done) c.all_survivors = t;
   }

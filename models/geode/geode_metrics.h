@@ -60,7 +60,7 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   void message_sent(SimTime t, NodeId from, Msg m, uint32_t bytes) override;
   void suspicion_raised(SimTime t, NodeId by, const MemberId& suspect) override;
   void final_check_done(SimTime t, NodeId by, const MemberId& suspect, bool passed) override;
-  void view_installed(SimTime t, NodeId at, const View& v, bool created_here,
+  void view_installed(SimTime t, NodeId at, const std::shared_ptr<const View>& v, bool created_here,
                       const std::vector<MemberId>& removed) override;
   void disconnected(SimTime t, NodeId n, DisconnectReason why) override;
   void partition_declared(SimTime t, NodeId coordinator) override;
@@ -88,7 +88,7 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   World& world_;
   size_t initial_members_;
   std::vector<bool> participating_;                  // by node
-  std::vector<std::vector<MemberId>> views_;         // last installed view per node
+  std::vector<std::shared_ptr<const View>> views_;   // last installed view per node (shared)
   std::vector<CrashRecord> crashes_;
   std::vector<MemberId> false_removals_;
   std::vector<MemberId> told_removed_alive_;  // disconnected (reason removed) while running

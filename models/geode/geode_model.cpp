@@ -29,7 +29,8 @@ void GeodeModel::start() {
   std::vector<MemberId> members;
   for (NodeId n : config_.members)
     members.push_back(MemberId{n, world_.hosts.incarnation(n), kInitialViewId});
-  const View initial = make_view(kInitialViewId, members, shared_->roles);
+  const auto initial =
+      std::make_shared<const View>(make_view(kInitialViewId, members, shared_->roles));
   for (NodeId n : config_.members) {
     Duration offset = Duration::zero();
     if (config_.start_offset_max > Duration::zero()) {

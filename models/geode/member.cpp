@@ -113,9 +113,9 @@ void Member::reset_state() {
   detectors_.clear();
 }
 
-void Member::start(const View& initial_view, Duration start_offset) {
+void Member::start(const std::shared_ptr<const View>& initial_view, Duration start_offset) {
   ever_member_ = true;
-  me_ = *initial_view.find(me_);
+  me_ = *initial_view->find(me_);
   last_tick_ = now();
   install_view(initial_view, {}, false);
   start_loops(start_offset);

@@ -69,17 +69,18 @@ class Member {
   Member& operator=(const Member&) = delete;
 
   // --- Lifecycle (driven by GeodeModel). ---
-  void start(const View& initial_view, Duration start_offset);
+  // `initial_view` is shared by every member (one copy for the whole ring).
+  void start(const std::shared_ptr<const View>& initial_view, Duration start_offset);
   void on_crash();
   void on_recover(uint32_t incarnation);
 
   // --- Queries (tests, metrics, load sharing). ---
   NodeId node() const { return node_; }
   const MemberId& id() const { return me_; }
-  bool participating() const { return view_.has_value() && !disconnected_; }
+  bool participating() const { return view_ != nullptr && !disconnected_; }
   bool disconnected() const { return disconnected_; }
   bool joining() const { return joining_; }
-  const View* view() const { return view_ ? &*view_ : nullptr; }
+  const View* view() const { return view_.get(); }
   std::optional<MemberId> neighbour() const { return neighbour_; }
   const std::set<MemberId>& suspects() const { return suspected_; }
   bool suspects(const MemberId& m) const { return suspected_.count(m) > 0; }
@@ -204,7 +205,8 @@ class Member {
   // Removal, views, joins.
   void consider_take_over(const MemberId& removed);
   void become_coordinator(const MemberId& old);
-  void install_view(const View& v, const std::vector<MemberId>& removed, bool created_here);
+  void install_view(const std::shared_ptr<const View>& v, const std::vector<MemberId>& removed,
+                    bool created_here);
   void forced_disconnect(DisconnectReason why);
   void send_join();
 
@@ -216,7 +218,9 @@ class Member {
   bool joining_ = false;
   bool ever_member_ = false;
 
-  std::optional<View> view_;
+  // Views are immutable and shared: every member that installs a view holds the same copy
+  // (per-member copies made the model's memory quadratic in the view size, issue 16).
+  std::shared_ptr<const View> view_;
   std::optional<MemberId> neighbour_;
   std::map<MemberId, SimTime> contact_;            // last contact per member
   std::set<MemberId> suspected_;
@@ -232,7 +236,7 @@ class Member {
   SimTime next_tick_;
 
   // Survives crashes: what the host remembers for re-joining.
-  std::vector<NodeId> known_nodes_;  // last installed view's nodes, coordinator first
+  std::shared_ptr<const View> last_view_;  // the last installed view (its coordinator first)
   size_t join_attempts_ = 0;
 
   // Keyed streams, created on first use (a member that never draws holds none: an engine is

@@ -110,11 +110,12 @@ void Member::on_install_view(const MemberId& from, const std::shared_ptr<const V
   if (view_ && v->id <= view_->id) return;  // stale
   if (!view_ && !v->contains(me_)) return;   // joining, and not admitted by this view
   (void)from;
-  install_view(*v, removed, false);
+  install_view(v, removed, false);
 }
 
-void Member::install_view(const View& v, const std::vector<MemberId>& removed,
-                          bool created_here) {
+void Member::install_view(const std::shared_ptr<const View>& shared_view,
+                          const std::vector<MemberId>& removed, bool created_here) {
+  const View& v = *shared_view;
   if (!v.contains(me_)) {
     if (view_) {
       trace("removed_from_view", {{"view_id", v.id}});
@@ -127,12 +128,10 @@ void Member::install_view(const View& v, const std::vector<MemberId>& removed,
   // shuts down instead if it is at least half. (The coordinator checked before preparing.)
   if (source_rules() && shared_.config.partition_detection && view_ && !created_here &&
       v.id > view_->id) {
-    std::vector<MemberId> kept = view_->members;
     std::vector<MemberId> crashed;
     for (const MemberId& r : removed)
       if (view_->contains(r)) crashed.push_back(r);
-    kept = without(kept, crashed);
-    if (quorum_lost(*view_, kept, shared_.roles)) {
+    if (quorum_lost_dropping(*view_, crashed, shared_.roles)) {
       trace("quorum_lost_at_install", {{"view_id", v.id}, {"lost", nodes_of(crashed)}});
       forced_disconnect(DisconnectReason::partition);
       return;
@@ -148,22 +147,20 @@ void Member::install_view(const View& v, const std::vector<MemberId>& removed,
   recorded_.clear();
   removal_requested_.clear();
 
-  view_ = v;
+  view_ = shared_view;
+  last_view_ = shared_view;
   me_.join_view = v.find(me_)->join_view;
   joining_ = false;
-  known_nodes_.clear();
-  known_nodes_.push_back(v.coordinator.node);
-  for (const MemberId& m : v.members)
-    if (!(m == v.coordinator)) known_nodes_.push_back(m.node);
 
-  trace("view_installed", {{"view_id", v.id}, {"coordinator", v.coordinator.node},
-                           {"members", nodes_of(v.members)}});
+  if (shared_.world.sim.trace() != nullptr)  // the member list is built only when traced
+    trace("view_installed", {{"view_id", v.id}, {"coordinator", v.coordinator.node},
+                             {"members", nodes_of(v.members)}});
   if (v.coordinator == me_)
     creator_->activate();
   else
     creator_->deactivate();
   recompute_neighbour();
-  shared_.signals.view_installed(now(), node_, v, created_here, removed);
+  shared_.signals.view_installed(now(), node_, shared_view, created_here, removed);
 }
 
 void Member::forced_disconnect(DisconnectReason why) {
@@ -184,9 +181,13 @@ void Member::on_network_partition(const MemberId& from) {
 
 void Member::send_join() {
   if (view_ || disconnected_ || !joining_) return;
+  // The last installed view's nodes, its coordinator first, then the others in view order.
   std::vector<NodeId> candidates;
-  for (NodeId n : known_nodes_)
-    if (n != node_) candidates.push_back(n);
+  if (last_view_) {
+    if (last_view_->coordinator.node != node_) candidates.push_back(last_view_->coordinator.node);
+    for (const MemberId& m : last_view_->members)
+      if (!(m == last_view_->coordinator) && m.node != node_) candidates.push_back(m.node);
+  }
   if (candidates.empty())
     for (NodeId n : shared_.config.locators)
       if (n != node_) candidates.push_back(n);

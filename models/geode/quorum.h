@@ -22,5 +22,10 @@ int64_t removed_weight(const View& old_view, const std::vector<MemberId>& new_me
                        const Roles& roles);
 bool quorum_lost(const View& old_view, const std::vector<MemberId>& new_members,
                  const Roles& roles);
+// quorum_lost(old_view, without(old_view.members, dropped), roles), in time proportional to
+// the view size plus |dropped| log (view size), without copying the view (every member runs it
+// when it installs a view).
+bool quorum_lost_dropping(const View& old_view, const std::vector<MemberId>& dropped,
+                          const Roles& roles);
 
 }  // namespace fdsim::geode

@@ -4,8 +4,10 @@
 //
 // Contract: every call is made at the simulated instant the event happens, by the node it
 // happens on, exactly once per event; the view passed to view_installed() is the view as that
-// node installs it.
+// node installs it, shared and immutable: a subscriber may keep the pointer (one copy of a view
+// serves every member that installs it, so memory stays linear in the view size).
 
+#include <memory>
 #include <vector>
 
 #include "models/geode/messages.h"
@@ -27,8 +29,8 @@ class Signals {
                                 bool /*passed*/) {}
   // `at` installed `view`; `created_here` when `at` is the coordinator that made it, in which
   // case `removed` lists the members of its previous view that the new view drops.
-  virtual void view_installed(SimTime, NodeId /*at*/, const View&, bool /*created_here*/,
-                              const std::vector<MemberId>& /*removed*/) {}
+  virtual void view_installed(SimTime, NodeId /*at*/, const std::shared_ptr<const View>&,
+                              bool /*created_here*/, const std::vector<MemberId>& /*removed*/) {}
   // A live member stopped participating (told it is removed, or a declared partition).
   virtual void disconnected(SimTime, NodeId, DisconnectReason) {}
   virtual void partition_declared(SimTime, NodeId /*coordinator*/) {}

@@ -20,12 +20,23 @@ bool Roles::preferred(NodeId n) const {
 }
 
 bool View::contains_node(NodeId n) const {
+  if (by_identity.size() == members.size()) {
+    auto it = std::lower_bound(by_identity.begin(), by_identity.end(), n,
+                               [&](uint32_t i, NodeId key) { return members[i].node < key; });
+    return it != by_identity.end() && members[*it].node == n;
+  }
   for (const MemberId& m : members)
     if (m.node == n) return true;
   return false;
 }
 
 std::optional<size_t> View::index_of(const MemberId& m) const {
+  if (by_identity.size() == members.size()) {
+    auto it = std::lower_bound(by_identity.begin(), by_identity.end(), m,
+                               [&](uint32_t i, const MemberId& key) { return members[i] < key; });
+    if (it != by_identity.end() && members[*it] == m) return size_t(*it);
+    return std::nullopt;
+  }
   for (size_t i = 0; i < members.size(); ++i)
     if (members[i] == m) return i;
   return std::nullopt;
@@ -47,6 +58,10 @@ View make_view(int64_t id, std::vector<MemberId> members, const Roles& roles) {
   v.id = id;
   v.members = std::move(members);
   v.coordinator = coordinator_of(v.members, roles);
+  v.by_identity.resize(v.members.size());
+  for (size_t i = 0; i < v.members.size(); ++i) v.by_identity[i] = uint32_t(i);
+  std::stable_sort(v.by_identity.begin(), v.by_identity.end(),
+                   [&](uint32_t a, uint32_t b) { return v.members[a] < v.members[b]; });
   return v;
 }
 

@@ -33,6 +33,11 @@ struct View {
   int64_t id = 0;
   std::vector<MemberId> members;  // view order
   MemberId coordinator;           // see the contract above
+  // Positions in `members`, sorted by identity (node, incarnation; equal identities in view
+  // order), filled by make_view(): lookups are O(log n) instead of a scan of the view (with a
+  // scan per heartbeat and per installing member, large rings were quadratic or worse in
+  // time). Lookups scan `members` when it does not match (a view built by hand).
+  std::vector<uint32_t> by_identity;
 
   size_t size() const { return members.size(); }
   bool contains(const MemberId& m) const { return index_of(m).has_value(); }

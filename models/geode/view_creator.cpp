@@ -359,7 +359,7 @@ void ViewCreator::install() {
     });
   const bool take_over = take_over_view_;
   take_over_view_ = false;
-  m_.install_view(v, removed, /*created_here=*/true);
+  m_.install_view(shared_view, removed, /*created_here=*/true);
   // Source rules: after a take-over view the request timer starts afresh (ViewCreator.run
   // sets okayToCreateView after sendInitialView).
   if (source_rules() && take_over && first_queued_) first_queued_ = m_.now();

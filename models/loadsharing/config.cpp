@@ -1,8 +1,11 @@
 // Parsing of the `load_sharing` section (keys documented in config.h).
 #include "models/loadsharing/config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+
+#include "sim/scenario/event_rate.h"
 
 namespace fdsim::loadsharing {
 
@@ -50,7 +53,10 @@ DiagnosisKind diagnosis_of(const std::string& s) {
   return DiagnosisKind::none;
 }
 
-ArmConfig parse_arm(ObjectReader& a) {
+// `node_count` and `buddy_size` are for the event-rate budget (sim/scenario/event_rate.h) of a
+// fixed_periodic arm: every node broadcasts to its buddies every period, estimate =
+// nodes.count x buddy_size / period.
+ArmConfig parse_arm(ObjectReader& a, size_t node_count, size_t buddy_size) {
   ArmConfig arm;
   arm.name = a.required_string("name");
   if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty string");
@@ -64,6 +70,11 @@ ArmConfig parse_arm(ObjectReader& a) {
   if (arm.diagnosis == DiagnosisKind::fixed_periodic) {
     const double p_ms = a.required_number("period_ms", 1.0, 1e12);
     arm.period = Duration::from_ms(p_ms);
+    if (p_ms >= 1)
+      scenario::check_period(a, "period_ms", arm.period, double(node_count),
+                             "nodes.count " + std::to_string(node_count),
+                             double(std::max<size_t>(1, buddy_size)),
+                             "buddy_size " + std::to_string(buddy_size));
   }
   if (arm.needs_t_out()) {
     arm.alpha = a.positive("alpha", 0.05, 0.0, 1.0);
@@ -139,7 +150,11 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
   cfg.geode_poll = Duration::from_ms(ls.positive("geode_poll_ms", 100.0, 0, 1e12));
   cfg.per_node_metrics = ls.boolean("per_node_metrics", false);
 
-  ls.objects("arms", [&](ObjectReader& a, size_t) { cfg.arms.push_back(parse_arm(a)); });
+  // One poll of the membership view per period (sim/scenario/event_rate.h).
+  scenario::check_period(ls, "geode_poll_ms", cfg.geode_poll, 1.0, "one membership poll");
+  ls.objects("arms", [&](ObjectReader& a, size_t) {
+    cfg.arms.push_back(parse_arm(a, nodes.count, cfg.buddy_size));
+  });
   if (!ls.has("arms")) {
     ArmConfig none;
     none.name = "none";

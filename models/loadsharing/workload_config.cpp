@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/loadsharing/config.h"
+#include "sim/scenario/event_rate.h"
 
 namespace fdsim::loadsharing {
 
@@ -108,7 +109,13 @@ WorkloadConfig parse_workload_config(ObjectReader& w, const scenario::NodesConfi
   const size_t n = nodes.count;
 
   // Arrivals: a base rate, then phases that override it per node from their from_s on.
+  // The event-rate budget (sim/scenario/event_rate.h): at least one event per arrival, so
+  // estimate = nodes.count x arrival_rate_per_s for the base rate, and nodes x rate_per_s for
+  // each phase (its node set).
   const double base_rate = w.number("arrival_rate_per_s", 0.5, 0.0);
+  scenario::check_event_rate(w, "arrival_rate_per_s", double(n) * base_rate,
+                             "nodes.count " + std::to_string(n) + " x arrival_rate_per_s " +
+                                 scenario::rate_text(base_rate));
   struct Change {
     SimTime from;
     size_t order;
@@ -119,6 +126,9 @@ WorkloadConfig parse_workload_config(ObjectReader& w, const scenario::NodesConfi
     const std::vector<NodeId> set = scenario::parse_node_set(p, "nodes", nodes, true);
     const double from_s = p.required_number("from_s", 0.0, 1e9);
     const double rate = p.required_number("rate_per_s", 0.0);
+    scenario::check_event_rate(p, "rate_per_s", double(set.size()) * rate,
+                               "nodes " + std::to_string(set.size()) + " x rate_per_s " +
+                                   scenario::rate_text(rate));
     for (NodeId node : set) changes[node].push_back({SimTime::from_seconds(from_s), index, rate});
   });
   cfg.arrivals.reserve(n);

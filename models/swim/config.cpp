@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "sim/scenario/event_rate.h"
+
 namespace fdsim::swim {
 
 std::vector<std::string> SwimConfig::arm_names() const {
@@ -27,6 +29,23 @@ Duration ms_param(scenario::ObjectReader& r, std::string_view key, Duration def,
   return Duration::from_ms(v);
 }
 
+// The event-rate budget (sim/scenario/event_rate.h). Estimates, per simulated second, with N =
+// nodes.count:
+//   probes     N x (1 + indirect_checks) / probe_interval   (a ping, or the indirect pings)
+//   gossip     N x gossip_nodes / gossip_interval
+//   push-pull  N / push_pull_interval                       (0 = off)
+void check_event_rates(scenario::ObjectReader& r, const SwimConfig& c) {
+  const double n = double(c.node_count);
+  const std::string nodes_text = "nodes.count " + std::to_string(c.node_count);
+  scenario::check_period(r, "probe_interval_ms", c.probe_interval, n, nodes_text,
+                         1.0 + double(c.indirect_checks),
+                         "(1 + indirect_checks " + std::to_string(c.indirect_checks) + ")");
+  scenario::check_period(r, "gossip_interval_ms", c.gossip_interval, n, nodes_text,
+                         double(c.gossip_nodes),
+                         "gossip_nodes " + std::to_string(c.gossip_nodes));
+  scenario::check_period(r, "push_pull_interval_ms", c.push_pull_interval, n, nodes_text);
+}
+
 }  // namespace
 
 SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes) {
@@ -46,6 +65,7 @@ SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesCon
   c.retransmit_mult = r.integer("retransmit_mult", c.retransmit_mult, 1, 1000);
   c.push_pull_interval = ms_param(r, "push_pull_interval_ms", c.push_pull_interval, false);
   c.udp_buffer_bytes = r.integer("udp_buffer_bytes", c.udp_buffer_bytes, 1, 65507);
+  check_event_rates(r, c);
   if (nodes.count < 2) r.error("swim needs at least 2 nodes, got " + std::to_string(nodes.count));
 
   c.arms.clear();

@@ -11,9 +11,11 @@
 
 #include "sim/cli/cmd_sweep.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/out_of_memory.h"
 #include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 int main(int argc, char** argv) {
+  fdsim::cli::install_out_of_memory_handler();  // exit 1 with one line, never bad_alloc
   CLI::App app{"fdsim " FDSIM_VERSION
                ": a deterministic discrete-event simulator for failure detection and load "
                "sharing research.",

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "sim/net/config.h"
+#include "sim/scenario/event_rate.h"
 
 namespace fdsim::faults {
 
@@ -138,9 +139,17 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
       ok = false;
     } else {
       p.mean_up_s = r.positive("mean_up_s", 1, 0, kMaxS);
+      // The event-rate budget (sim/scenario/event_rate.h): each node of the set crashes once
+      // per mean_up_s on average, estimate = nodes / mean_up_s (recoveries: / mean_down_s).
+      scenario::check_event_rate(r, "mean_up_s", double(p.nodes.size()) / p.mean_up_s,
+                                 "nodes " + std::to_string(p.nodes.size()) + " / mean_up_s " +
+                                     scenario::rate_text(p.mean_up_s) + " s");
     }
     if (given(r, "mean_down_s")) {
       p.mean_down_s = r.positive("mean_down_s", 1, 0, kMaxS);
+      scenario::check_event_rate(r, "mean_down_s", double(p.nodes.size()) / *p.mean_down_s,
+                                 "nodes " + std::to_string(p.nodes.size()) + " / mean_down_s " +
+                                     scenario::rate_text(*p.mean_down_s) + " s");
     } else {
       if (r.has("mean_down_s")) r.consume("mean_down_s");
       r.set_resolved("mean_down_s", nullptr);
@@ -178,6 +187,12 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
       ok = false;
     } else {
       p.mean_interval_s = r.positive("mean_interval_s", 1, 0, kMaxS);
+      // The event-rate budget (sim/scenario/event_rate.h): one pause per node per
+      // mean_interval_s on average, estimate = nodes / mean_interval_s.
+      scenario::check_event_rate(r, "mean_interval_s", double(p.nodes.size()) / p.mean_interval_s,
+                                 "nodes " + std::to_string(p.nodes.size()) +
+                                     " / mean_interval_s " + scenario::rate_text(p.mean_interval_s) +
+                                     " s");
     }
     r.declare("duration_s", time_spec(true, kMaxS));
     r.declare("duration_ms", time_spec(true, kMaxS * 1e3));

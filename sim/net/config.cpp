@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "sim/net/delay_samples.h"
+#include "sim/scenario/event_rate.h"
 
 namespace fdsim::net {
 
@@ -110,6 +111,11 @@ NetworkConfig parse_network_config(ObjectReader& network, const scenario::NodesC
                  [&](ObjectReader& r) { cfg.latency = parse_latency_model(r, base_dir, 1.0); });
   cfg.loss = network.probability("loss", 0.0);
   cfg.retransmit_interval = Duration::from_ms(network.positive("retransmit_ms", 100, 0, kMaxMs));
+  // The event-rate budget (sim/scenario/event_rate.h): a reliable message is resent every
+  // retransmit_ms until acknowledged; with one pending message per node, estimate =
+  // nodes.count / retransmit_ms.
+  scenario::check_period(network, "retransmit_ms", cfg.retransmit_interval, double(nodes.count),
+                         "nodes.count " + std::to_string(nodes.count));
   cfg.reliable_give_up = network.duration_s("reliable_give_up_s", 60, 0, 1e9);
   network.objects("links", [&](ObjectReader& r, size_t) {
     LinkOverride o;

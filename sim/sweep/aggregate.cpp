@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/run/trace_output.h"
 #include "sim/sweep/atomic_file.h"
 #include "sim/sweep/run_store.h"
 
@@ -82,158 +83,221 @@ std::vector<std::string> arm_order(const json& result) {
   return order;
 }
 
-Aggregation aggregate(const SweepPlan& plan, const LoadResultFn& load,
-                      const std::optional<std::string>& reference_arm) {
-  Aggregation agg;
-  // Each distinct run is loaded once (points may share runs); the arm order comes from the
-  // document (RunMetrics, a map, is sorted by name).
-  std::map<std::string, std::optional<RunMetrics>> cache;
-  std::map<std::string, std::vector<std::string>> arm_orders;
-  std::vector<PointData> points(plan.points.size());
-  bool reference_seen = false;
-  for (size_t p = 0; p < plan.points.size(); ++p) {
-    for (const auto& id : plan.points[p].run_ids) {
-      auto it = cache.find(id);
-      if (it == cache.end()) {
-        std::optional<RunMetrics> flat;
-        if (auto result = load(id)) {
-          flat.emplace();
-          std::vector<std::string> order = arm_order(*result);
-          for (const auto& arm : order) (*flat)[arm] = flatten_metrics((*result)["metrics"][arm]);
-          arm_orders[id] = std::move(order);
-          ++agg.runs_found;
-        } else {
-          ++agg.runs_missing;
-        }
-        it = cache.emplace(id, std::move(flat)).first;
-      }
-      points[p].reps.push_back(it->second ? &*it->second : nullptr);
-      if (it->second)
-        for (const auto& arm : arm_orders[id]) append_unique(points[p].arms, arm);
-    }
-    if (reference_arm &&
-        std::find(points[p].arms.begin(), points[p].arms.end(), *reference_arm) !=
-            points[p].arms.end())
-      reference_seen = true;
-  }
-  if (reference_arm && agg.runs_found > 0 && !reference_seen) {
-    std::set<std::string> all;
-    for (const auto& pd : points) all.insert(pd.arms.begin(), pd.arms.end());
-    std::string list;
-    for (const auto& a : all) list += (list.empty() ? "" : ", ") + a;
-    agg.bad_reference = true;
-    agg.error = "reference arm '" + *reference_arm + "' is not an arm of this sweep (arms: " +
-                list + ")";
-    return agg;
-  }
+namespace {
 
-  for (size_t p = 0; p < points.size(); ++p) {
-    const PointData& pd = points[p];
-    std::string ref;
-    if (reference_arm) {
-      if (std::find(pd.arms.begin(), pd.arms.end(), *reference_arm) != pd.arms.end())
-        ref = *reference_arm;
-    } else if (!pd.arms.empty()) {
-      ref = pd.arms.front();
+// One point's replications, loaded (each distinct run once within the point); `counted` keeps
+// the ids already counted in runs_found / runs_missing across points (ids only, not results).
+void load_point(const PlannedPoint& point, const LoadResultFn& load, std::set<std::string>& counted,
+                Aggregation& agg, std::map<std::string, std::optional<RunMetrics>>& cache,
+                PointData& pd) {
+  std::map<std::string, std::vector<std::string>> arm_orders;
+  for (const auto& id : point.run_ids) {
+    auto it = cache.find(id);
+    if (it == cache.end()) {
+      std::optional<RunMetrics> flat;
+      const bool first_time = counted.insert(id).second;
+      if (auto result = load(id)) {
+        flat.emplace();
+        std::vector<std::string> order = arm_order(*result);
+        for (const auto& arm : order) (*flat)[arm] = flatten_metrics((*result)["metrics"][arm]);
+        arm_orders[id] = std::move(order);
+        if (first_time) ++agg.runs_found;
+      } else if (first_time) {
+        ++agg.runs_missing;
+      }
+      it = cache.emplace(id, std::move(flat)).first;
     }
-    for (const auto& arm : pd.arms) {
-      std::set<std::string> names;
+    pd.reps.push_back(it->second ? &*it->second : nullptr);
+    if (it->second)
+      for (const auto& arm : arm_orders[id]) append_unique(pd.arms, arm);
+  }
+}
+
+// The rows of one point, in row order.
+void point_rows(size_t p, const PointData& pd, const std::optional<std::string>& reference_arm,
+                const RowSink& sink, Aggregation& agg) {
+  std::string ref;
+  if (reference_arm) {
+    if (std::find(pd.arms.begin(), pd.arms.end(), *reference_arm) != pd.arms.end())
+      ref = *reference_arm;
+  } else if (!pd.arms.empty()) {
+    ref = pd.arms.front();
+  }
+  for (const auto& arm : pd.arms) {
+    std::set<std::string> names;
+    for (const auto& rep : pd.reps) {
+      if (!rep) continue;
+      auto a = rep->find(arm);
+      if (a == rep->end()) continue;
+      for (const auto& [name, v] : a->second) names.insert(name);
+    }
+    for (const auto& name : names) {
+      std::vector<double> values, diffs;
       for (const auto& rep : pd.reps) {
         if (!rep) continue;
         auto a = rep->find(arm);
         if (a == rep->end()) continue;
-        for (const auto& [name, v] : a->second) names.insert(name);
+        auto m = a->second.find(name);
+        if (m == a->second.end() || !m->second) continue;
+        values.push_back(*m->second);
+        if (ref.empty() || arm == ref) continue;
+        auto r = rep->find(ref);
+        if (r == rep->end()) continue;
+        auto rm = r->second.find(name);
+        if (rm == r->second.end() || !rm->second) continue;
+        diffs.push_back(*m->second - *rm->second);
       }
-      for (const auto& name : names) {
-        std::vector<double> values, diffs;
-        for (const auto& rep : pd.reps) {
-          if (!rep) continue;
-          auto a = rep->find(arm);
-          if (a == rep->end()) continue;
-          auto m = a->second.find(name);
-          if (m == a->second.end() || !m->second) continue;
-          values.push_back(*m->second);
-          if (ref.empty() || arm == ref) continue;
-          auto r = rep->find(ref);
-          if (r == rep->end()) continue;
-          auto rm = r->second.find(name);
-          if (rm == r->second.end() || !rm->second) continue;
-          diffs.push_back(*m->second - *rm->second);
-        }
-        AggregateRow row;
-        row.point = p;
-        row.arm = arm;
-        row.metric = name;
-        row.stats = summarize(values);
-        row.reference_arm = ref;
-        if (!ref.empty() && arm != ref) row.diff = summarize(diffs);
-        agg.rows.push_back(std::move(row));
-      }
+      AggregateRow row;
+      row.point = p;
+      row.arm = arm;
+      row.metric = name;
+      row.stats = summarize(values);
+      row.reference_arm = ref;
+      if (!ref.empty() && arm != ref) row.diff = summarize(diffs);
+      ++agg.row_count;
+      sink(row);
     }
+  }
+}
+
+}  // namespace
+
+Aggregation aggregate_streaming(const SweepPlan& plan, const LoadResultFn& load,
+                                const std::optional<std::string>& reference_arm,
+                                const RowSink& sink) {
+  Aggregation agg;
+  std::set<std::string> counted;
+  std::set<std::string> all_arms;  // for the message on an unknown reference arm
+  bool reference_seen = false;
+  for (size_t p = 0; p < plan.points.size(); ++p) {
+    std::map<std::string, std::optional<RunMetrics>> cache;  // this point's runs only
+    PointData pd;
+    load_point(plan.points[p], load, counted, agg, cache, pd);
+    all_arms.insert(pd.arms.begin(), pd.arms.end());
+    if (reference_arm &&
+        std::find(pd.arms.begin(), pd.arms.end(), *reference_arm) != pd.arms.end())
+      reference_seen = true;
+    point_rows(p, pd, reference_arm, sink, agg);
+  }
+  if (reference_arm && agg.runs_found > 0 && !reference_seen) {
+    std::string list;
+    for (const auto& a : all_arms) list += (list.empty() ? "" : ", ") + a;
+    agg.bad_reference = true;
+    agg.error = "reference arm '" + *reference_arm + "' is not an arm of this sweep (arms: " +
+                list + ")";
   }
   return agg;
 }
 
-std::string aggregate_csv(const SweepPlan& plan, const std::vector<AggregateRow>& rows) {
+Aggregation aggregate(const SweepPlan& plan, const LoadResultFn& load,
+                      const std::optional<std::string>& reference_arm) {
+  std::vector<AggregateRow> rows;
+  Aggregation agg = aggregate_streaming(plan, load, reference_arm,
+                                        [&](const AggregateRow& r) { rows.push_back(r); });
+  if (agg.error.empty()) agg.rows = std::move(rows);
+  return agg;
+}
+
+std::string aggregate_csv_header(const SweepPlan& plan) {
   std::string out = "point";
   for (const auto& path : plan.axis_paths) out += "," + csv_field(path);
   out += ",arm,metric,n,mean,sd,ci95_half_width,reference_arm,diff_n,diff_mean,diff_sd,"
          "diff_ci95_half_width\n";
-  for (const auto& row : rows) {
-    out += std::to_string(row.point);
-    for (const auto& v : plan.points[row.point].params)
-      out += "," + csv_field(v.is_string() ? v.get<std::string>() : v.dump());
-    out += "," + csv_field(row.arm) + "," + csv_field(row.metric) + "," +
-           std::to_string(row.stats.n) + "," + number_text(row.stats.mean) + "," +
-           number_text(row.stats.sd) + "," + number_text(row.stats.ci95_half_width) + "," +
-           csv_field(row.reference_arm) + ",";
-    if (row.diff) {
-      out += std::to_string(row.diff->n) + "," + number_text(row.diff->mean) + "," +
-             number_text(row.diff->sd) + "," + number_text(row.diff->ci95_half_width);
-    } else {
-      out += ",,,";
-    }
-    out += "\n";
+  return out;
+}
+
+std::string aggregate_csv_line(const SweepPlan& plan, const AggregateRow& row) {
+  std::string out = std::to_string(row.point);
+  for (const auto& v : plan.points[row.point].params)
+    out += "," + csv_field(v.is_string() ? v.get<std::string>() : v.dump());
+  out += "," + csv_field(row.arm) + "," + csv_field(row.metric) + "," +
+         std::to_string(row.stats.n) + "," + number_text(row.stats.mean) + "," +
+         number_text(row.stats.sd) + "," + number_text(row.stats.ci95_half_width) + "," +
+         csv_field(row.reference_arm) + ",";
+  if (row.diff) {
+    out += std::to_string(row.diff->n) + "," + number_text(row.diff->mean) + "," +
+           number_text(row.diff->sd) + "," + number_text(row.diff->ci95_half_width);
+  } else {
+    out += ",,,";
   }
+  out += "\n";
+  return out;
+}
+
+std::string aggregate_jsonl_line(const SweepPlan& plan, const AggregateRow& row) {
+  ordered_json j;
+  j["point"] = row.point;
+  ordered_json params = ordered_json::object();
+  for (size_t a = 0; a < plan.axis_paths.size(); ++a)
+    params[plan.axis_paths[a]] = ordered_json::parse(plan.points[row.point].params[a].dump());
+  j["params"] = std::move(params);
+  j["arm"] = row.arm;
+  j["metric"] = row.metric;
+  j["n"] = row.stats.n;
+  j["mean"] = opt_json(row.stats.mean);
+  j["sd"] = opt_json(row.stats.sd);
+  j["ci95_half_width"] = opt_json(row.stats.ci95_half_width);
+  j["reference_arm"] =
+      row.reference_arm.empty() ? ordered_json(nullptr) : ordered_json(row.reference_arm);
+  j["diff_n"] = row.diff ? ordered_json(row.diff->n) : ordered_json(nullptr);
+  j["diff_mean"] = row.diff ? opt_json(row.diff->mean) : ordered_json(nullptr);
+  j["diff_sd"] = row.diff ? opt_json(row.diff->sd) : ordered_json(nullptr);
+  j["diff_ci95_half_width"] =
+      row.diff ? opt_json(row.diff->ci95_half_width) : ordered_json(nullptr);
+  return j.dump() + "\n";
+}
+
+std::string aggregate_csv(const SweepPlan& plan, const std::vector<AggregateRow>& rows) {
+  std::string out = aggregate_csv_header(plan);
+  for (const auto& row : rows) out += aggregate_csv_line(plan, row);
   return out;
 }
 
 std::string aggregate_jsonl(const SweepPlan& plan, const std::vector<AggregateRow>& rows) {
   std::string out;
-  for (const auto& row : rows) {
-    ordered_json j;
-    j["point"] = row.point;
-    ordered_json params = ordered_json::object();
-    for (size_t a = 0; a < plan.axis_paths.size(); ++a)
-      params[plan.axis_paths[a]] = ordered_json::parse(plan.points[row.point].params[a].dump());
-    j["params"] = std::move(params);
-    j["arm"] = row.arm;
-    j["metric"] = row.metric;
-    j["n"] = row.stats.n;
-    j["mean"] = opt_json(row.stats.mean);
-    j["sd"] = opt_json(row.stats.sd);
-    j["ci95_half_width"] = opt_json(row.stats.ci95_half_width);
-    j["reference_arm"] = row.reference_arm.empty() ? ordered_json(nullptr)
-                                                   : ordered_json(row.reference_arm);
-    j["diff_n"] = row.diff ? ordered_json(row.diff->n) : ordered_json(nullptr);
-    j["diff_mean"] = row.diff ? opt_json(row.diff->mean) : ordered_json(nullptr);
-    j["diff_sd"] = row.diff ? opt_json(row.diff->sd) : ordered_json(nullptr);
-    j["diff_ci95_half_width"] = row.diff ? opt_json(row.diff->ci95_half_width) : ordered_json(nullptr);
-    out += j.dump() + "\n";
-  }
+  for (const auto& row : rows) out += aggregate_jsonl_line(plan, row);
   return out;
 }
 
 Aggregation write_aggregate(const SweepPlan& plan, const std::filesystem::path& out_dir,
                             const std::optional<std::string>& reference_arm) {
   const RunStore store(out_dir / "runs");
-  Aggregation agg = aggregate(
-      plan, [&](const std::string& id) { return store.load_result(id); }, reference_arm);
-  if (!agg.error.empty()) return agg;
+  // Both files stream through temporaries (run::TraceFile: buffered, committed by an fsync and
+  // a rename, removed if not committed), so neither the rows nor the text is ever held whole.
   std::string error;
-  if (!write_file_atomically(out_dir / "aggregate.csv", aggregate_csv(plan, agg.rows), &error) ||
-      !write_file_atomically(out_dir / "aggregate.jsonl", aggregate_jsonl(plan, agg.rows), &error))
+  auto csv = run::TraceFile::open((out_dir / "aggregate.csv").string(), &error);
+  auto jsonl = csv ? run::TraceFile::open((out_dir / "aggregate.jsonl").string(), &error)
+                   : nullptr;
+  if (!csv || !jsonl) {
+    Aggregation agg;
     agg.error = error;
+    return agg;
+  }
+  Aggregation agg;
+  try {
+    std::string header = aggregate_csv_header(plan);
+    header.pop_back();  // write_line() adds the newline
+    csv->write_line(header);
+    agg = aggregate_streaming(
+        plan, [&](const std::string& id) { return store.load_result(id); }, reference_arm,
+        [&](const AggregateRow& row) {
+          std::string line = aggregate_csv_line(plan, row);
+          line.pop_back();
+          csv->write_line(line);
+          line = aggregate_jsonl_line(plan, row);
+          line.pop_back();
+          jsonl->write_line(line);
+        });
+  } catch (const std::exception& e) {  // a write error (TraceFile::write_line)
+    agg.error = e.what();
+    return agg;
+  }
+  if (!agg.error.empty()) return agg;  // the temporaries are removed, nothing is written
+  if (std::string e = csv->commit(); !e.empty()) {
+    agg.error = e;
+  } else if (e = jsonl->commit(); !e.empty()) {
+    agg.error = e;
+  }
   return agg;
 }
 

@@ -20,6 +20,10 @@
 // - Rows are ordered by (point index, arm order, metric name in byte order), values summed in
 //   replication order and printed with the shortest round-trip representation: the output is
 //   byte-identical for the same set of results, whatever -j, sharding or merge produced them.
+// - Memory (issue 16): aggregation streams point by point. Only one point's run results are
+//   held at a time (a run shared by several points is loaded again for each), rows go to the
+//   sink as each point is done, and write_aggregate() streams them into the output files, so
+//   10 000 points need the memory of one point, not of the whole sweep.
 
 #include <cstddef>
 #include <filesystem>
@@ -55,18 +59,33 @@ std::vector<std::string> arm_order(const nlohmann::json& result);
 using LoadResultFn = std::function<std::optional<nlohmann::json>(const std::string& run_id)>;
 
 struct Aggregation {
-  std::vector<AggregateRow> rows;
+  std::vector<AggregateRow> rows;  // aggregate() only; write_aggregate() keeps none
+  size_t row_count = 0;            // rows produced (both)
   size_t runs_found = 0;    // distinct runs with a result
   size_t runs_missing = 0;  // distinct runs without
   std::string error;          // non-empty: nothing was written
   bool bad_reference = false;  // the error is an unknown reference arm (bad input)
 };
 
+// Streams the rows to `sink` in row order, one point at a time. On a bad reference arm the
+// error is set after the sink may already have received rows (the caller discards them:
+// write_aggregate() never commits its files then).
+using RowSink = std::function<void(const AggregateRow&)>;
+Aggregation aggregate_streaming(const SweepPlan& plan, const LoadResultFn& load,
+                                const std::optional<std::string>& reference_arm,
+                                const RowSink& sink);
+
+// All rows in memory (tests, small sweeps); rows are empty when error is set.
 Aggregation aggregate(const SweepPlan& plan, const LoadResultFn& load,
                       const std::optional<std::string>& reference_arm);
 
 std::string aggregate_csv(const SweepPlan& plan, const std::vector<AggregateRow>& rows);
 std::string aggregate_jsonl(const SweepPlan& plan, const std::vector<AggregateRow>& rows);
+// The pieces of the two files: the CSV header line, and one row's CSV / JSONL line (each ends
+// with "\n").
+std::string aggregate_csv_header(const SweepPlan& plan);
+std::string aggregate_csv_line(const SweepPlan& plan, const AggregateRow& row);
+std::string aggregate_jsonl_line(const SweepPlan& plan, const AggregateRow& row);
 
 // Aggregates OUT/runs into OUT/aggregate.{csv,jsonl} (atomic writes). On failure the returned
 // error is set (and nothing partial is left).

@@ -113,7 +113,7 @@ int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream&
       out << "; " << report.reused << " reused, " << report.executed << " executed, "
           << report.failures.size() << " failed";
     }
-    out << "; " << agg.rows.size() << " aggregate rows in " << (out_dir / "aggregate.csv").string()
+    out << "; " << agg.row_count << " aggregate rows in " << (out_dir / "aggregate.csv").string()
         << "\n";
   }
   return report.failures.empty() ? kExitOk : kExitRunsFailed;
@@ -202,7 +202,7 @@ int merge_command(const MergeCommandOptions& o, std::ostream& out, std::ostream&
   if (!o.quiet) {
     out << "merge " << plan.name << ": " << o.inputs.size() << " inputs, " << plan.runs.size()
         << " runs, " << copied << " copied, " << missing.size() << " missing; "
-        << agg.rows.size() << " aggregate rows in " << (out_dir / "aggregate.csv").string()
+        << agg.row_count << " aggregate rows in " << (out_dir / "aggregate.csv").string()
         << "\n";
   }
   return missing.empty() ? kExitOk : kExitRunsFailed;

@@ -218,7 +218,7 @@ TEST_F(Robustness, ASweepSurvivesWorkerThreadsThatCannotBeCreated) {
   // -j 600 under a memory cap: thread creation fails (each thread reserves an 8 MiB stack);
   // it used to end in "terminate called without an active exception" (SIGABRT). One malloc
   // arena, so that the cap hits thread stacks and not the per-thread arenas of glibc.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(FDSIM_SANITIZED)
   GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v run";
 #endif
   json base = small();

@@ -231,4 +231,26 @@ TEST(GeodeQuorum, WeightsOfLocatorsLeadAndMembers) {
   EXPECT_TRUE(quorum_lost(p, {mid(2), mid(3)}, plain));
 }
 
+TEST(GeodeQuorum, DroppingMembersIsQuorumLostOfTheViewWithoutThem) {
+  // quorum_lost_dropping(v, d) == quorum_lost(v, without(v.members, d)) for every subset d of
+  // a 6-member view (locators 0 and 3, so the lead is m1), with an identity that is not in
+  // the view and a repeated one added: 64 cases, both answers seen.
+  Roles roles;
+  roles.locator = {true, false, false, true, false, false};
+  const View v = view_of(6, roles);
+  int lost = 0;
+  for (unsigned mask = 0; mask < 64; ++mask) {
+    std::vector<MemberId> dropped;
+    for (unsigned i = 0; i < 6; ++i)
+      if (mask & (1u << i)) dropped.push_back(mid(NodeId(i)));
+    dropped.push_back(mid(9));                                   // not in the view
+    if (!dropped.empty()) dropped.push_back(dropped.front());  // a repeat
+    const bool want = quorum_lost(v, without(v.members, dropped), roles);
+    EXPECT_EQ(quorum_lost_dropping(v, dropped, roles), want) << "mask " << mask;
+    lost += want;
+  }
+  EXPECT_GT(lost, 0);
+  EXPECT_LT(lost, 64);
+}
+
 }  // namespace fdsim::geode::test
