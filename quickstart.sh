@@ -19,7 +19,7 @@ packages=(cmake g++ ninja-build git ccache libeigen3-dev libboost-random-dev nlo
 # GOPATH mode with Debian's copy of the library). The sanitizer pass is built with clang, whose
 # runtime package also holds libFuzzer (tests/fuzz/).
 test_packages=(slurm-wlm munge golang-go golang-github-hashicorp-memberlist-dev
-               clang libclang-rt-14-dev python3-jsonschema)
+               clang libclang-rt-14-dev python3-jsonschema python3-pandas)
 
 install_missing() {  # install_missing PACKAGE...
   [ "${FDSIM_SKIP_INSTALL:-0}" = 1 ] && return 0

@@ -633,6 +633,15 @@ check_small() {
       { diff "$post/$f" "results/flagship/$f" | head -10 >&2; die "--check-small: $f regenerated from the runs DIFFERS from results/flagship/$f"; }
   done
   echo "regenerate_results: --check-small: headline.md, comparisons.md, comparisons.csv and fixed_vs_adaptive.svg identical"
+  # The tidy export and its pandas example redo the published comparisons.csv (skipped, with a
+  # message, where pandas is not installed; ./quickstart.sh test installs it).
+  if "$py" -c 'import pandas' 2>/dev/null; then
+    "$fdsim" export "$tmp/flagship" --format csv --quiet
+    "$py" analysis/examples/tidy_export.py "$tmp/flagship/tidy.csv" \
+      --compare results/flagship/comparisons.csv | tail -1
+  else
+    echo "regenerate_results: --check-small: pandas missing: tidy-export example not checked" >&2
+  fi
 }
 
 studies=()

@@ -1,15 +1,15 @@
 #!/usr/bin/python3
-"""Reproduce the flagship summary table (results/flagship/summary.md) from `fdsim export`.
+"""Reproduce a published table of the flagship study from `fdsim export`: the per-arm columns
+of results/flagship/comparisons.csv (mean and 95% half-width of P(dynamic failure) of the
+feasible tasks per point and arm, and the paired differences against the oracle and against
+hou_shin_extra with their 95% half-widths).
 
-The table: P(dynamic failure) [metric dynamic_failure_ratio] per load and arm, mean and 95%
-Student-t confidence interval over the replications, and the paired difference of each arm
-against the reference arm hou_shin_extra (differences taken per replication: the arms of one
-replication share their random numbers).
+Differences are taken per replication: the arms of one replication share their random numbers.
 
-    fdsim sweep scenarios/sweeps/flagship.json --out out/flagship --reference-arm hou_shin_extra
+    fdsim sweep scenarios/sweeps/flagship.json --out out/flagship --reference-arm oracle
     fdsim export out/flagship --format csv                # -> out/flagship/tidy.csv
     python3 analysis/examples/tidy_export.py out/flagship/tidy.csv \
-        --compare results/flagship/summary.md
+        --compare results/flagship/comparisons.csv
 
 Needs pandas (Debian: apt-get install python3-pandas). Only pandas and the standard library are
 used: the t quantiles come from the table below, so the script also shows how little is
@@ -49,53 +49,69 @@ def fmt(x):
     return "n/a" if x is None else f"{x:.4g}"
 
 
-def summary_rows(tidy, metric, reference, param):
-    """Markdown rows: point, parameter, arm, mean, 95% CI, n, paired difference."""
+COLUMNS = ["mean", "ci95_half_width", "diff_vs_oracle_mean", "diff_vs_oracle_ci95_half_width",
+           "diff_vs_hou_shin_extra_mean", "diff_vs_hou_shin_extra_ci95_half_width"]
+
+
+def table(tidy, metric, references=("oracle", "hou_shin_extra")):
+    """{(point, arm): {column: value}} for the COLUMNS, from the tidy rows of `metric`."""
     m = tidy[(tidy["metric"] == metric) & tidy["value"].notna()]
     arms = list(dict.fromkeys(m["arm"]))  # the export's arm order
     # One column per arm, one row per (point, replication): the paired layout.
-    wide = m.pivot_table(index=["point", param, "replication"], columns="arm", values="value")
-    rows = []
-    for (point, x), block in wide.groupby(level=["point", param], sort=True):
+    wide = m.pivot_table(index=["point", "replication"], columns="arm", values="value")
+    out = {}
+    for point, block in wide.groupby(level="point", sort=True):
         for arm in arms:
             v = block[arm].dropna()
-            mean, h = v.mean(), half_width(v)
-            ci = "n/a" if h is None else f"[{fmt(mean - h)}, {fmt(mean + h)}]"
-            if arm == reference:
-                diff = "(reference)"
-            else:
-                d = (block[arm] - block[reference]).dropna()
-                dh = half_width(d)
-                diff = fmt(d.mean()) + ("" if dh is None else f" ± {fmt(dh)}")
-            rows.append(f"| {point} | {x:g} | {arm} | {fmt(mean)} | {ci} | {len(v)} | {diff} |")
-    return rows
+            row = {"mean": v.mean(), "ci95_half_width": half_width(v)}
+            for ref in references:
+                if arm == ref:
+                    row[f"diff_vs_{ref}_mean"] = row[f"diff_vs_{ref}_ci95_half_width"] = None
+                    continue
+                d = (block[arm] - block[ref]).dropna()
+                row[f"diff_vs_{ref}_mean"], row[f"diff_vs_{ref}_ci95_half_width"] = \
+                    d.mean(), half_width(d)
+            out[(int(point), arm)] = row
+    return out
+
+
+def close(a, b):
+    if a is None or b is None or (isinstance(b, float) and math.isnan(b)):
+        return (a is None) == (b is None or (isinstance(b, float) and math.isnan(b)))
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("tidy_csv", help="the CSV written by fdsim export")
-    ap.add_argument("--metric", default="dynamic_failure_ratio")
-    ap.add_argument("--reference-arm", default="hou_shin_extra")
-    ap.add_argument("--param", default="arrival_rate_per_s",
-                    help="the swept parameter column (default arrival_rate_per_s)")
-    ap.add_argument("--compare", metavar="SUMMARY_MD",
-                    help="a published summary.md: report whether its rows are reproduced")
+    ap.add_argument("--metric", default="dynamic_failure_feasible_ratio")
+    ap.add_argument("--compare", metavar="COMPARISONS_CSV",
+                    help="a published comparisons.csv: report whether its rows are reproduced")
     a = ap.parse_args(argv)
     tidy = pd.read_csv(a.tidy_csv)
-    for col in ("point", a.param, "replication", "arm", "metric", "value"):
+    for col in ("point", "replication", "arm", "metric", "value"):
         if col not in tidy.columns:
             sys.exit(f"{a.tidy_csv}: no column {col!r} (columns: {', '.join(tidy.columns)})")
-    rows = summary_rows(tidy, a.metric, a.reference_arm, a.param)
-    print(f"| point | {a.param} | arm | mean | 95% CI | n | \u0394 vs {a.reference_arm} (95% CI) |")
-    print("|---|---|---|---|---|---|---|")
-    print("\n".join(rows))
+    rows = table(tidy, a.metric)
+    print("| point | arm | mean (%) | ± | Δ vs oracle (points) | Δ vs hou_shin_extra (points) |")
+    print("|---|---|---|---|---|---|")
+    for (point, arm), r in rows.items():
+        def pts(key):
+            x = r[key + "_mean"]
+            return "(reference)" if x is None else \
+                f"{100 * x:+.3f} ± {100 * r[key + '_ci95_half_width']:.3f}"
+        print(f"| {point} | {arm} | {100 * r['mean']:.3f} | {100 * r['ci95_half_width']:.3f} | "
+              f"{pts('diff_vs_oracle')} | {pts('diff_vs_hou_shin_extra')} |")
     if a.compare:
-        with open(a.compare, encoding="utf-8") as f:
-            published = [line.rstrip("\n") for line in f if line.startswith("| ") and
-                         line[2:3].isdigit()]
-        same = sum(1 for r, p in zip(rows, published) if r == p)
-        print(f"\n{a.compare}: {same} of {len(published)} rows reproduced exactly"
-              + ("" if len(rows) == len(published) else f" (we have {len(rows)} rows)"))
+        published = pd.read_csv(a.compare)
+        same = 0
+        for _, p in published.iterrows():
+            r = rows.get((int(p["point"]), p["arm"]))
+            if r is not None and all(close(r[c], None if pd.isna(p[c]) else float(p[c]))
+                                     for c in COLUMNS):
+                same += 1
+        print(f"\n{a.compare}: {same} of {len(published)} rows reproduced (relative error "
+              f"<= 1e-9 in {', '.join(COLUMNS)})")
         return 0 if same == len(published) == len(rows) else 1
     return 0
 
