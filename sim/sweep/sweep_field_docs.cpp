@@ -34,7 +34,7 @@ const std::vector<scenario::FieldDoc>& sweep_field_docs() {
       {"sweep", "<range>.to", "", "", "", "last value, included within a relative rounding "
        "tolerance of 1e-9"},
       {"sweep", "<range>.step", "", "", "", "difference between successive values"},
-      {"sweep", "<geometric_range>.from", "", "", "> 0 and <= to", "first value"},
+      {"sweep", "<geometric_range>.from", "", "", "<= to", "first value"},
       {"sweep", "<geometric_range>.to", "", "", "", "last value, included within a relative "
        "rounding tolerance of 1e-9"},
       {"sweep", "<geometric_range>.factor", "", "", "", "ratio between successive values"},

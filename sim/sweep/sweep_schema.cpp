@@ -29,6 +29,7 @@ const std::map<std::string, ordered_json>& field_structure() {
         {"$.constraint", R"({"items": {"$ref": "#/$defs/condition"}})"},
         {"<zip>.zip", R"({"minItems": 1, "items": {"$ref": "#/$defs/axis"}})"},
         {"<axis>.values", R"({"$ref": "#/$defs/values"})"},
+        {"<geometric_range>.from", R"({"exclusiveMinimum": 0})"},
         {"<axis>.path", json_path},
         {"<condition>.path", json_path},
         {"<condition>.other_path", json_path},

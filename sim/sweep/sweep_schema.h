@@ -10,10 +10,10 @@
 //   properties, types, bounds, enums, required keys and constant defaults are the reader's;
 //   "additionalProperties" is false.
 // - What the reader checks by hand and cannot record is stated here, once, per field key:
-//   how nested definitions are referenced, non-empty arrays, JSON paths starting with "$", an
-//   axis's values being a list or a range (at most kMaxRangeValues values), exactly one of a
-//   condition's "value" and "other_path", an inline "base" validated as a scenario (the
-//   scenario schema is embedded under $defs/scenario). Rules between fields (from <= to) are
+//   how nested definitions are referenced, non-empty arrays, JSON paths starting with "$", a
+//   geometric range's "from" > 0, an axis's values being a list or a range (at most
+//   kMaxRangeValues values), exactly one of a condition's "value" and "other_path", an inline
+//   "base" validated as a scenario (the scenario schema is embedded under $defs/scenario). Rules between fields (from <= to) are
 //   only in the descriptions. The schema accepts every sweep the reader accepts.
 // - Every problem found while building (a field without a description, a description or a
 //   structure entry of no field, a record of no known definition) is appended to `problems`.

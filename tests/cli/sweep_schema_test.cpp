@@ -105,6 +105,7 @@ TEST(SweepSchemaGeneration, TypesBoundsRequiredAndDefaultsComeFromTheReader) {
   EXPECT_EQ(defs.at("range").at("properties").at("step").at("exclusiveMinimum"), 0.0);
   EXPECT_EQ(defs.at("geometric_range").at("required"), ordered_json({"from", "to", "factor"}));
   EXPECT_EQ(defs.at("geometric_range").at("properties").at("factor").at("exclusiveMinimum"), 1.0);
+  EXPECT_EQ(defs.at("geometric_range").at("properties").at("from").at("exclusiveMinimum"), 0);
   EXPECT_EQ(defs.at("condition").at("required"), ordered_json({"path", "op"}));
   EXPECT_EQ(defs.at("condition").at("properties").at("op").at("enum"),
             ordered_json({"==", "!=", "<", "<=", ">", ">="}));
@@ -232,6 +233,7 @@ TEST_F(SweepSchemaValidation, EveryFormValidatesAndBrokenOnesDoNot) {
       head + R"("axes": [{"path": "$.seed", "values": []}]})",
       head + R"("axes": [{"path": "seed", "values": [1]}]})",
       head + R"("axes": [{"path": "$.seed", "values": {"from": 1, "to": 8, "factor": 1}}]})",
+      head + R"("axes": [{"path": "$.seed", "values": {"from": 0, "to": 8, "factor": 2}}]})",
       head + R"("axes": [{"path": "$.seed", "values": {"from": 1, "to": 8, "step": 1, "factor": 2}}]})",
       head + R"("axes": [{"zip": [{"path": "$.seed", "values": [1]}], "path": "$.x"}]})",
       head + R"("axes": [{"path": "$.seed", "values": [1]}], "constraint": [{"path": "$.seed", "op": "<", "value": 1, "other_path": "$.x"}]})",
