@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates what is derived from the scenario readers and sim/scenario/field_docs.cpp:
+# Regenerates what is derived from the scenario and sweep readers, sim/scenario/field_docs.cpp
+# and sim/sweep/sweep_field_docs.cpp:
 #   - the field tables of docs/scenario-format.md (each between "<!-- generated table: ID"
 #     and "<!-- end of generated table -->"; the text around them is kept),
 #   - docs/schema/scenario.schema.json and docs/schema/sweep.schema.json.

@@ -141,6 +141,64 @@ void add_bounds(ordered_json& s, const FieldSpec& spec) {
 
 ordered_json to_ordered(const json& j) { return ordered_json::parse(j.dump()); }
 
+}  // namespace
+
+ordered_json type_schema(const FieldSpec& spec) {
+  ordered_json s = ordered_json::object();
+  switch (spec.type) {
+    case Type::any:
+      break;
+    case Type::integer:
+      s["type"] = "integer";
+      add_bounds(s, spec);
+      break;
+    case Type::number:
+      s["type"] = "number";
+      add_bounds(s, spec);
+      break;
+    case Type::boolean:
+      s["type"] = "boolean";
+      break;
+    case Type::string:
+      s["type"] = "string";
+      break;
+    case Type::enumeration:
+      s["type"] = "string";
+      s["enum"] = spec.allowed;
+      break;
+    case Type::object:
+      s["type"] = "object";
+      break;
+    case Type::object_array:
+      s["type"] = "array";
+      break;
+    case Type::number_array:
+    case Type::integer_array: {
+      ordered_json item = {{"type", spec.type == Type::number_array ? "number" : "integer"}};
+      add_bounds(item, spec);
+      s["type"] = "array";
+      s["items"] = item;
+      break;
+    }
+    case Type::string_array:
+      s["type"] = "array";
+      s["items"] = {{"type", "string"}};
+      break;
+    case Type::node_set:
+      s["$ref"] = "#/$defs/node_set";
+      break;
+    case Type::node_set_map:
+      s["type"] = "object";
+      s["propertyNames"] = {{"not", {{"const", "all"}}}};
+      s["additionalProperties"] = {{"$ref", "#/$defs/node_set"}};
+      break;
+  }
+  if (spec.nullable && s.contains("type")) s["type"] = {s["type"], "null"};
+  return s;
+}
+
+namespace {
+
 struct SchemaBuilder {
   const Shapes& shapes;
   std::vector<std::string>& problems;
@@ -163,57 +221,17 @@ struct SchemaBuilder {
   ordered_json field(const std::string& parent, const std::string& key, const MergedField& m) {
     const std::string path = parent + "." + key;
     const FieldSpec& spec = m.spec;
-    ordered_json s = ordered_json::object();
-    switch (spec.type) {
-      case Type::any:
-        break;
-      case Type::integer:
-        s["type"] = "integer";
-        add_bounds(s, spec);
-        break;
-      case Type::number:
-        s["type"] = "number";
-        add_bounds(s, spec);
-        break;
-      case Type::boolean:
-        s["type"] = "boolean";
-        break;
-      case Type::string:
-        s["type"] = "string";
-        break;
-      case Type::enumeration:
-        s["type"] = "string";
-        s["enum"] = spec.allowed;
-        break;
-      case Type::object:
-        s = object(path);
-        break;
-      case Type::object_array:
-        s["type"] = "array";
-        s["items"] = object(path + "[]");
-        break;
-      case Type::number_array:
-      case Type::integer_array: {
-        ordered_json item = {{"type", spec.type == Type::number_array ? "number" : "integer"}};
-        add_bounds(item, spec);
-        s["type"] = "array";
-        s["items"] = item;
-        break;
-      }
-      case Type::string_array:
-        s["type"] = "array";
-        s["items"] = {{"type", "string"}};
-        break;
-      case Type::node_set:
-        s["$ref"] = "#/$defs/node_set";
-        break;
-      case Type::node_set_map:
-        s["type"] = "object";
-        s["propertyNames"] = {{"not", {{"const", "all"}}}};
-        s["additionalProperties"] = {{"$ref", "#/$defs/node_set"}};
-        break;
+    ordered_json s;
+    if (spec.type == Type::object) {
+      s = object(path);
+    } else if (spec.type == Type::object_array) {
+      s = {{"type", "array"}};
+      s["items"] = object(path + "[]");
+    } else {
+      s = type_schema(spec);
     }
-    if (spec.nullable && s.contains("type")) s["type"] = {s["type"], "null"};
+    if (spec.nullable && s.contains("type") && !s["type"].is_array())
+      s["type"] = {s["type"], "null"};
     annotate(s, path, m);
     return s;
   }

@@ -62,6 +62,11 @@ nlohmann::ordered_json object_schema(const Shapes& shapes, const std::string& pa
 inline constexpr const char* kScenarioSchemaId = "https://fdsim.invalid/schema/scenario.json";
 inline constexpr const char* kSweepSchemaId = "https://fdsim.invalid/schema/sweep.json";
 
+// The type, bounds and enum of one field as a reader recorded it (no description or default);
+// an object is {"type": "object"} and an array of objects {"type": "array"}: the caller adds
+// what they hold. Used by both schemas.
+nlohmann::ordered_json type_schema(const FieldSpec& spec);
+
 // The node set schema ($defs/node_set).
 nlohmann::ordered_json node_set_schema();
 

@@ -105,9 +105,20 @@ std::optional<std::vector<json>> expand_range(scenario::ObjectReader& r) {
   return values;
 }
 
+// Describes a field read raw (checked by hand below) for the schema recorder.
+scenario::FieldSpec raw_spec(scenario::FieldSpec::Type type, bool required) {
+  scenario::FieldSpec s;
+  s.type = type;
+  s.required = required;
+  return s;
+}
+
 class SpecParser {
  public:
-  SpecParser(const json& doc, const std::string& source) : doc_(doc), source_(source) {}
+  SpecParser(const json& doc, const std::string& source, scenario::FieldRecorder* recorder)
+      : doc_(doc), source_(source) {
+    diag_.recorder = recorder;
+  }
 
   SpecOutcome parse() {
     SpecOutcome out;
@@ -124,8 +135,13 @@ class SpecParser {
     scenario::skip_schema_key(r);
     spec.name = r.string("name", fs::path(source_).stem().string());
     spec.description = r.string("description", "");
+    // No default: absent means each point's own (the integer() default below is never used).
+    scenario::FieldSpec reps = raw_spec(scenario::FieldSpec::Type::integer, false);
+    reps.min = 1;
+    reps.max = scenario::kMaxReplications;
+    r.declare("replications", std::move(reps));
     if (r.has("replications"))
-      spec.replications = r.integer("replications", 1, 1, 1000000);
+      spec.replications = r.integer("replications", 1, 1, scenario::kMaxReplications);
     else
       r.consume("replications");  // a known key, for "did you mean"
     read_base(r, spec);
@@ -141,6 +157,7 @@ class SpecParser {
   void read_base(scenario::ObjectReader& r, SweepSpec& spec) {
     const json* base = r.raw("base");
     r.consume("base");
+    r.declare("base", raw_spec(scenario::FieldSpec::Type::any, true));  // a path or a scenario
     if (base == nullptr) {
       r.error("base", "required field is missing (expected a scenario file path or object)");
       return;
@@ -182,6 +199,7 @@ class SpecParser {
       if (!path) a.error("path", error);
     }
     const json* values = a.raw("values");
+    a.declare("values", raw_spec(scenario::FieldSpec::Type::any, true));  // a list or a range
     std::optional<std::vector<json>> expanded;
     bool values_ok = false;
     if (values != nullptr && values->is_object()) {
@@ -212,6 +230,7 @@ class SpecParser {
   }
 
   void read_axes(scenario::ObjectReader& r, SweepSpec& spec) {
+    r.declare("axes", raw_spec(scenario::FieldSpec::Type::object_array, true));
     if (!r.has("axes")) {
       r.consume("axes");
       r.error("axes", "required field is missing (expected a non-empty array of axes)");
@@ -228,6 +247,7 @@ class SpecParser {
         if (auto axis = read_axis(a)) spec.groups.push_back(AxisGroup{{std::move(*axis)}});
         return;
       }
+      a.declare("zip", raw_spec(scenario::FieldSpec::Type::object_array, true));
       a.at_most_one_of({"zip", "path"});
       a.at_most_one_of({"zip", "values"});
       const json* zip = a.raw("zip");
@@ -270,6 +290,9 @@ class SpecParser {
         if (!path) c.error("path", error);
       }
       cond.op = c.required_enumeration("op", {"==", "!=", "<", "<=", ">", ">="});
+      // Exactly one of the two (checked below): neither is required on its own.
+      c.declare("value", raw_spec(scenario::FieldSpec::Type::any, false));
+      c.declare("other_path", raw_spec(scenario::FieldSpec::Type::string, false));
       const bool has_value = c.has("value"), has_other = c.has("other_path");
       if (has_value == has_other) {
         c.error("exactly one of \"value\" and \"other_path\" must be given");
@@ -319,8 +342,9 @@ class SpecParser {
 
 }  // namespace
 
-SpecOutcome parse_sweep(const json& doc, const std::string& source_name) {
-  return SpecParser(doc, source_name).parse();
+SpecOutcome parse_sweep(const json& doc, const std::string& source_name,
+                        scenario::FieldRecorder* recorder) {
+  return SpecParser(doc, source_name, recorder).parse();
 }
 
 SpecOutcome load_sweep_file(const std::string& path) {

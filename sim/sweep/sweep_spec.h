@@ -29,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/scenario/field_record.h"
 #include "sim/sweep/json_path.h"
 
 namespace fdsim::sweep {
@@ -75,8 +76,11 @@ struct SpecOutcome {
 };
 
 // `source_name` is the sweep file's path: messages start with it and a relative "base" path is
-// taken relative to its directory.
-SpecOutcome parse_sweep(const nlohmann::json& doc, const std::string& source_name);
+// taken relative to its directory. With a `recorder`, every field read is recorded for the
+// sweep schema (sim/sweep/sweep_schema.h, sim/scenario/field_record.h); what is accepted and
+// reported does not change.
+SpecOutcome parse_sweep(const nlohmann::json& doc, const std::string& source_name,
+                        scenario::FieldRecorder* recorder = nullptr);
 
 // Reads and parses a sweep file (unreadable file, JSON syntax errors with line and column).
 SpecOutcome load_sweep_file(const std::string& path);
