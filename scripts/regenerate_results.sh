@@ -3,15 +3,18 @@
 # committed results/ is exactly what this command produces (deterministic: fdsim results depend
 # only on the scenario, the seed and the code; the Python tables and figures only on them).
 #
-#   scripts/regenerate_results.sh                 every study (flagship, paper, detectors, geode,
-#                                                 swim, memberlist: about 35 min of wall time)
+#   scripts/regenerate_results.sh                 every study (flagship, fixed-vs-adaptive, paper,
+#                                                 detectors, geode, swim, memberlist: about 55 min
+#                                                 of wall time on 2 idle cores)
 #   scripts/regenerate_results.sh paper geode     only these studies
 #   scripts/regenerate_results.sh --post-only     remake figures and tables from the sweeps
 #                                                 already in the work directory (no simulation)
 #   scripts/regenerate_results.sh --check-small   rerun the flagship sweep into a temporary
-#                                                 directory and compare its aggregate.csv
-#                                                 byte-for-byte with results/flagship/ (for CI;
-#                                                 about 30 s of CPU); exit 1 if they differ
+#                                                 directory and compare its aggregate.csv, the
+#                                                 study tables and figure byte-for-byte with
+#                                                 results/flagship/, and redo comparisons.csv
+#                                                 from the tidy export (for CI; about 2 min of
+#                                                 CPU); exit 1 if they differ
 #
 # Each study's sweep runs from scratch in a work directory ($FDSIM_WORK/regenerate/<study>,
 # default out/regenerate: the run files, kept for inspection); results/ receives only what does
@@ -22,8 +25,9 @@
 #
 # Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
 # nproc), FDSIM_WORK (work root, default out). Needs /usr/bin/python3 with numpy + matplotlib.
-# CPU time (measured): flagship 0.5 min, paper 7 min, detectors 2 min, geode 2 min, so about
-# 6 min of wall time on 2 idle cores with JOBS=2.
+# CPU time (measured, idle core): flagship 2 min (64 runs), fixed-vs-adaptive 10 min (320 runs),
+# paper about 10 min (190 runs), detectors and geode a few minutes each; swim 1 min; memberlist
+# about 35 min of wall time (the real library runs in real time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
