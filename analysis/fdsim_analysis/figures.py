@@ -26,7 +26,7 @@ from .aggregate import format_value, sort_key_of_value, values_equal
 from .arm_kinds import table_arm_kinds
 from .errors import AnalysisInputError
 from .paths import MISSING, get_config, get_metric
-from .plotting import (STYLE, legend, line_with_ci, new_figure, series_style,
+from .plotting import (STYLE, legend, legend_right, line_with_ci, new_figure, series_style,
                        start_counts_at_zero, step_cdf)
 
 
@@ -132,7 +132,9 @@ def figure_loadsharing(table, metric="dynamic_failure_probability", x_axis=None,
     if log_y:
         ax.set_yscale("log")
     start_counts_at_zero(ax, y_path=path)
-    legend(ax)
+    side_by_side = diff and not stacked
+    if not side_by_side:
+        legend(ax)
     if title:
         ax.set_title(title)
     if diff:
@@ -156,7 +158,14 @@ def figure_loadsharing(table, metric="dynamic_failure_probability", x_axis=None,
         dax.set_xlabel(axis_label(x_axis, x_label))
         base = names.label_of(metric)
         dax.set_ylabel(f"\u0394 {base} vs {ref}" if ref else f"\u0394 {base} vs reference")
-        legend(dax)
+        if side_by_side:
+            # One legend for both panels, right of the difference panel: every arm (the
+            # reference arm too) keeps one style in both, and a legend placed right of the
+            # left panel would cover the difference panel.
+            handles, labels = ax.get_legend_handles_labels()
+            legend_right(dax, handles, labels)
+        else:
+            legend(dax)
     return fig
 
 

@@ -117,6 +117,19 @@ def legend(ax, **kw):
     return ax.legend(fontsize=STYLE["legend.fontsize"], frameon=False, **kw)
 
 
+def legend_right(ax, handles, labels):
+    """A legend of the given entries outside the axes, on their right (used for one legend
+    shared by side-by-side panels, put right of the last one); outside the layout, like the
+    large legends of legend()."""
+    if not handles:
+        return None
+    leg = ax.legend(handles, labels, fontsize=STYLE["legend.fontsize"], frameon=False,
+                    loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                    ncol=legend_columns(len(handles)))
+    leg.set_in_layout(False)
+    return leg
+
+
 def line_with_ci(ax, xs, ys, half_widths=None, x_half_widths=None, label=None, index=0,
                  band=False):
     """One series: markers + line, with 95% error bars (or a band) from the half-widths.
