@@ -403,9 +403,13 @@ def geode_gc(res):
     rows, arms, points = load(res)
     m_axis = "$.membership.member_timeout_ms"
     header = ["M (ms)", "arm", "mean removal time (s)", "false removals per run",
-              "Δ vs fixed", "P(false removal | pause)", "false suspicions per run", "crashes per run"]
+              "Δ vs fixed (Holm-adjusted p)", "P(false removal | pause)", "false suspicions per run",
+              "crashes per run"]
     body, csvr = [], []
     curves = {}
+    # Holm family: every arm-vs-fixed difference of false removals in the table.
+    ph = holm_cells(rows, [(p, a, "false_removals_count") for p in sorted(points) for a in arms
+                           if a != "fixed"])
     for p in sorted(points):
         M = points[p][m_axis]
         for arm in arms:
@@ -414,11 +418,14 @@ def geode_gc(res):
             fs = rows[(p, arm, "false_suspicions_count")]
             cr = rows[(p, arm, "crashes_count")]
             body.append([str(M), arm, pm(rt["mean"], rt["ci95_half_width"]),
-                         pm(fr["mean"], fr["ci95_half_width"]), diff_cell(fr) if arm != "fixed" else "(reference)",
+                         pm(fr["mean"], fr["ci95_half_width"]),
+                         (diff_cell(fr) + f" (p {fmt_p(ph[(p, arm, 'false_removals_count')][1])})")
+                         if arm != "fixed" else "(reference)",
                          g(fr["mean"] / PAUSES_PER_RUN, 2), pm(fs["mean"], fs["ci95_half_width"]),
                          g(cr["mean"], 3)])
             csvr.append([M, arm, rt["mean"], rt["ci95_half_width"], rt["n"], fr["mean"],
                          fr["ci95_half_width"], fr.get("diff_mean"), fr.get("diff_ci95_half_width"),
+                         ph.get((p, arm, "false_removals_count"), (None, None))[1],
                          fr["mean"] / PAUSES_PER_RUN, fs["mean"], cr["mean"]])
             curves.setdefault(arm, []).append((rt["mean"], fr["mean"], M))
     table = md_table(header, body)
@@ -426,7 +433,8 @@ def geode_gc(res):
     write_csv(os.path.join(res, "table.csv"),
               ["member_timeout_ms", "arm", "removal_time_mean_s", "removal_time_ci95_s", "removal_time_n",
                "false_removals_per_run", "false_removals_ci95", "false_removals_diff_vs_fixed",
-               "false_removals_diff_ci95", "false_removal_per_pause", "false_suspicions_per_run",
+               "false_removals_diff_ci95", "false_removals_diff_p_holm", "false_removal_per_pause",
+               "false_suspicions_per_run",
                "crashes_per_run"], csvr)
     targets = (4.0, 5.0, 6.0, 8.0)
     mh = ["arm"] + [f"removal time {t:g} s" for t in targets]
