@@ -28,19 +28,8 @@ json shipped_scenario(const std::string& relative) {
   return json::parse(in);
 }
 
-class EventRate : public ::testing::Test {
+class EventRate : public fdsim::test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fdsim-rate-XXXXXX").string();
-    dir_ = ::mkdtemp(tmpl.data());
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  fdsim::test::Result fdsim(const std::string& args) const {
-    return fdsim::test::run_fdsim(dir_, args, dir_);
-  }
   void write(const std::string& name, const json& doc) const {
     std::ofstream(dir_ + "/" + name) << doc.dump(2);
   }
@@ -69,7 +58,6 @@ class EventRate : public ::testing::Test {
     }
     EXPECT_FALSE(fs::exists(dir_ + "/out"));
   }
-  std::string dir_;
 };
 
 TEST_F(EventRate, HeartbeatStudyPeriod) {

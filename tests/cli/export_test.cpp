@@ -49,17 +49,8 @@ TEST(TidyParamNames, FixedColumnsAreNeverShadowed) {
             (Names{"$.a_b.c", "$.a.b_c", "x_c", "y_b_c"}));
 }
 
-class ExportTest : public ::testing::Test {
+class ExportTest : public fdsim::test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fdsim-export-XXXXXX").string();
-    dir_ = ::mkdtemp(tmpl.data());
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  Result fdsim(const std::string& args) const { return fdsim::test::run_fdsim(dir_, args, dir_); }
   void write(const std::string& name, const std::string& text) const {
     std::ofstream(dir_ + "/" + name, std::ios::binary) << text;
   }
@@ -107,7 +98,6 @@ class ExportTest : public ::testing::Test {
     }
     return v.is_number() || v.is_null() ? 1 : 0;
   }
-  std::string dir_;
 };
 
 TEST_F(ExportTest, OneRowPerRunArmAndMetric_ValuesAsInTheRunFiles) {

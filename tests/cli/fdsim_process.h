@@ -2,6 +2,7 @@
 // Runs the built fdsim binary as a user would (a shell command in a chosen directory) and
 // captures its exit code, stdout and stderr. Shared by the CLI test files.
 
+#include <stdlib.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -9,7 +10,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace fdsim::test {
 
@@ -49,5 +53,22 @@ inline Result run_fdsim(const std::string& cwd, const std::string& args,
   std::filesystem::remove(err);
   return r;
 }
+
+// A test fixture with a fresh temporary directory `dir_` (removed with everything in it after
+// the test) and `fdsim(args)`, which runs the binary there, capturing its output in `dir_`.
+class TempDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "fdsim-cli-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr) << "cannot create " << tmpl;
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  Result fdsim(const std::string& args) const { return run_fdsim(dir_, args, dir_); }
+  std::string dir_;
+};
 
 }  // namespace fdsim::test

@@ -24,22 +24,12 @@ namespace fs = std::filesystem;
 using fdsim::test::Result;
 using nlohmann::json;
 
-class Robustness : public ::testing::Test {
+class Robustness : public fdsim::test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fdsim-robust-XXXXXX").string();
-    dir_ = ::mkdtemp(tmpl.data());
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  Result fdsim(const std::string& args) const { return fdsim::test::run_fdsim(dir_, args, dir_); }
   void write(const std::string& name, const std::string& text) const {
     std::ofstream(dir_ + "/" + name, std::ios::binary) << text;
   }
   bool exists(const std::string& name) const { return fs::exists(dir_ + "/" + name); }
-  std::string dir_;
 };
 
 // A small valid scenario (heartbeat study, 4 nodes, 20 s).

@@ -31,19 +31,8 @@ const std::string kSource = FDSIM_SOURCE_DIR;
 const std::string kPython = "/usr/bin/python3";
 const std::string kValidator = kSource + "/tests/cli/validate_with_schema.py";
 
-class SchemaFiles : public ::testing::Test {
+class SchemaFiles : public fdsim::test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fdsim-schema-XXXXXX").string();
-    dir_ = ::mkdtemp(tmpl.data());
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  fdsim::test::Result fdsim(const std::string& args) const {
-    return fdsim::test::run_fdsim(dir_, args, dir_);
-  }
   std::string write(const std::string& name, const std::string& text) const {
     std::ofstream(dir_ + "/" + name, std::ios::binary) << text;
     return dir_ + "/" + name;
@@ -71,7 +60,6 @@ class SchemaFiles : public ::testing::Test {
     for (std::string l; std::getline(in, l);) v.lines.push_back(l);
     return v;
   }
-  std::string dir_;
 };
 
 std::vector<std::string> shipped_sweeps() {

@@ -19,18 +19,8 @@ namespace fs = std::filesystem;
 using fdsim::test::Result;
 using nlohmann::json;
 
-class TimeoutCommand : public ::testing::Test {
+class TimeoutCommand : public fdsim::test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fdsim-timeout-XXXXXX").string();
-    dir_ = ::mkdtemp(tmpl.data());
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  Result fdsim(const std::string& args) const { return fdsim::test::run_fdsim(dir_, args, dir_); }
-  std::string dir_;
 };
 
 // The oracle rows of docs/models/hou-shin-timeout.md: lambda = 0.8, mu = 1, U = {0,1}, M = {2,3,4}.
