@@ -28,37 +28,44 @@ double log_factorial(double n) {
 }  // namespace
 
 PoissonSurvival::PoissonSurvival(const Eigen::VectorXd& diag, const Eigen::VectorXd& upper,
-                                 const Eigen::VectorXd& lower, Eigen::Index start)
-    : n_(diag.size()) {
-  if (n_ == 0 || upper.size() != n_ - 1 || lower.size() != n_ - 1)
-    fail("diagonals of inconsistent sizes", double(n_));
+                                 const Eigen::VectorXd& lower, Eigen::Index start) {
+  if (diag.size() == 0 || upper.size() != diag.size() - 1 || lower.size() != diag.size() - 1)
+    fail("diagonals of inconsistent sizes", double(diag.size()));
+  reset(diag.data(), upper.data(), lower.data(), diag.size(), start);
+}
+
+void PoissonSurvival::reset(const double* diag, const double* upper, const double* lower,
+                            Eigen::Index n_states, Eigen::Index start) {
+  n_ = n_states;
+  rate_ = 0;
+  if (n_ <= 0) fail("no states", double(n_));
   if (start < 0 || start >= n_) fail("start state out of range", double(start));
   for (Eigen::Index i = 0; i < n_; ++i) {
-    if (!(diag(i) <= 0) || !std::isfinite(diag(i))) fail("diagonal must be finite and <= 0", diag(i));
-    rate_ = std::max(rate_, -diag(i));
-    if (i + 1 < n_ && !(upper(i) >= 0 && lower(i) >= 0 && std::isfinite(upper(i)) &&
-                        std::isfinite(lower(i))))
-      fail("off-diagonal rates must be finite and >= 0", i);
+    if (!(diag[i] <= 0) || !std::isfinite(diag[i])) fail("diagonal must be finite and <= 0", diag[i]);
+    rate_ = std::max(rate_, -diag[i]);
+    if (i + 1 < n_ && !(upper[i] >= 0 && lower[i] >= 0 && std::isfinite(upper[i]) &&
+                        std::isfinite(lower[i])))
+      fail("off-diagonal rates must be finite and >= 0", double(i));
   }
   const size_t n = size_t(n_);
+  // pu_[j] = P(j-1, j) (pu_[0] = 0), pd_[j] = P(j, j), pl_[j] = P(j+1, j) (pl_[n-1] = 0).
   pd_.assign(n, 1.0);
-  pu_.assign(n, 0.0);
+  pu_.assign(n + 1, 0.0);
   pl_.assign(n, 0.0);
   if (rate_ > 0) {
     for (size_t i = 0; i < n; ++i) {
-      pd_[i] = 1.0 + diag(Eigen::Index(i)) / rate_;
+      pd_[i] = 1.0 + diag[i] / rate_;
       if (i + 1 < n) {
-        pu_[i] = upper(Eigen::Index(i)) / rate_;
-        pl_[i] = lower(Eigen::Index(i)) / rate_;
+        pu_[i + 1] = upper[i] / rate_;
+        pl_[i] = lower[i] / rate_;
       }
     }
   }
-  pu_.insert(pu_.begin(), 0.0);  // pu_[j] = P(j-1, j) from here on, pu_[0] = 0
   row_.assign(n + 2, 0.0);
   next_.assign(n + 2, 0.0);
   row_[size_t(start) + 1] = 1.0;
   lo_ = hi_ = start;
-  v_.push_back(1.0);
+  v_.assign(1, 1.0);
 }
 
 void PoissonSurvival::extend_to(size_t k) {

@@ -1,6 +1,7 @@
 #include "models/timeout/timeout_table.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "models/timeout/closed_form_exit.h"
 #include "models/timeout/poisson_survival.h"
 #include "models/timeout/spectral_exit.h"
 
@@ -15,10 +17,16 @@ namespace fdsim::timeout {
 
 namespace {
 
-// 10^k by exact multiplications (exact up to 10^22; beyond, deterministic IEEE rounding).
+// 10^k by exact multiplications (exact up to 10^22; beyond, deterministic IEEE rounding); the
+// exact ones from a table (the same values: every 10^k, k <= 22, is a double).
+constexpr std::array<double, 23> kPow10 = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                           1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                           1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 double pow10(int k) {
+  const int m = k < 0 ? -k : k;
+  if (m < int(kPow10.size())) return kPow10[size_t(m)];
   double p = 1;
-  for (int i = 0; i < (k < 0 ? -k : k); ++i) p *= 10;
+  for (int i = 0; i < m; ++i) p *= 10;
   return p;
 }
 
@@ -37,9 +45,14 @@ RoundedRate round_4_significant(double rate) {
   }
   RoundedRate r;
   if (rate == 0) return r;
-  // value = mantissa * 10^exponent, mantissa in [1000, 9999]: exponent = floor(log10) - 3,
-  // corrected if log10 rounding put the mantissa one decade off.
-  int e = static_cast<int>(std::floor(std::log10(rate))) - 3;
+  // value = mantissa * 10^exponent, mantissa in [1000, 9999]. Start from floor(log10(rate)) - 3
+  // or one decade below it: rate is in [2^b, 2^(b+1)), so floor(log10 rate) is floor(b log10 2)
+  // or one more (log10 2 < 1). From below, the first exponent whose mantissa rounds into [1000,
+  // 9999] (or to 10000, which rounds up a decade) is the correctly rounded one, so this walks
+  // up at most two decades (cheaper than a log10; the result is the one of the log10 start,
+  // tested against it in tests/timeout/timeout_table_test.cpp).
+  const int b = std::ilogb(rate);
+  int e = static_cast<int>(std::floor(b * 0.30102999566398120)) - 3;
   for (int tries = 0; tries < 4; ++tries) {
     const double scaled = e >= 0 ? rate / pow10(e) : rate * pow10(-e);
     const int64_t m = std::llround(scaled);
@@ -181,32 +194,57 @@ Duration TimeoutTable::t_out(const SilenceChain& chain, int64_t s0, double alpha
 
 namespace {
 
-// The window [a, b] of a tridiagonal chain given by its move rates (birth(i) to i+1, death(i)
-// to i-1, both kept with weight keep_up(i) / keep_down(i) when they stay in the chain), with
-// everything leaving [a, b] an exit. The quantile from s0, as a lower bound.
-TimeoutTable::Bound window_bound(const std::vector<double>& birth, const std::vector<double>& death,
-                                 const std::vector<double>& keep, int64_t s0, double alpha) {
-  const int64_t n = static_cast<int64_t>(birth.size());
+// Relative width of the bracket whose lower end is a window's bound: T_out needs no more than 3
+// digits to decide when to compute the exact value.
+constexpr double kBoundRelWidth = 1e-3;
+// The bounds are shrunk by this relative amount below the lower end of the bracket, so that
+// rounding in the evaluation of S cannot put them above the quantile.
+constexpr double kBoundShrink = 1 - 1e-9;
+
+// A closed-form quantile (closed_form_exit.h: within about 1e-12 of the quantile of the same
+// rounded chain) is shrunk by this much to be a lower bound of the exact value.
+constexpr double kClosedFormShrink = 1 - 1e-7;
+
+// The largest chain a bound is computed on: a window of 2 kWindow + 1 states, or a region of at
+// most kSpectralMaxStates states.
+constexpr int64_t kMaxBoundStates = TimeoutTable::kSpectralMaxStates;
+static_assert(2 * TimeoutTable::kWindow + 1 <= kMaxBoundStates);
+
+struct Rates {
+  double birth, death, keep;  // move rates out of a state; keep = weight of staying in the chain
+};
+
+// The window [a, b] of a tridiagonal chain on 0..n-1 given by its move rates (rates(s): birth
+// to s+1, death to s-1, each kept with weight keep(s) when it stays in the chain, i.e. for the
+// death the weight of the state below), with everything leaving [a, b] an exit. The quantile
+// from s0, as a lower bound. No allocation beyond `scratch`'s buffers.
+template <class RatesOf>
+TimeoutTable::Bound window_bound(int64_t n, RatesOf rates, int64_t s0, double alpha,
+                                 PoissonSurvival& scratch) {
   const int64_t a = std::max<int64_t>(0, s0 - TimeoutTable::kWindow);
   const int64_t b = std::min<int64_t>(n - 1, s0 + TimeoutTable::kWindow);
-  const Eigen::Index m = static_cast<Eigen::Index>(b - a + 1);
-  Eigen::VectorXd d(m), up(m - 1), lo(m - 1);
+  const int64_t m = b - a + 1;
+  std::array<double, kMaxBoundStates> d{}, up{}, lo{};
+  Rates next = rates(a);
   for (int64_t s = a; s <= b; ++s) {
-    const Eigen::Index i = static_cast<Eigen::Index>(s - a);
-    d(i) = -(birth[size_t(s)] + death[size_t(s)]);
+    const int64_t i = s - a;
+    const Rates r = next;
+    d[size_t(i)] = -(r.birth + r.death);
     if (s < b) {
-      up(i) = birth[size_t(s)] * keep[size_t(s)];
-      lo(i) = death[size_t(s + 1)] * keep[size_t(s)];
+      next = rates(s + 1);
+      up[size_t(i)] = r.birth * r.keep;
+      lo[size_t(i)] = next.death * r.keep;
     }
   }
-  const double out = -d(static_cast<Eigen::Index>(s0 - a));
-  PoissonSurvival ps(d, up, lo, static_cast<Eigen::Index>(s0 - a));
+  const double out = -d[size_t(s0 - a)];
+  scratch.reset(d.data(), up.data(), lo.data(), static_cast<Eigen::Index>(m),
+                static_cast<Eigen::Index>(s0 - a));
   // A bound needs no more than 3 digits: the lower end of a bracket of relative width 1e-3.
-  const double q = ps.quantile_lower_bound(alpha, 1e-3);
-  if (std::isfinite(q)) return {q * (1 - 1e-9), false};
+  const double q = scratch.quantile_lower_bound(alpha, kBoundRelWidth);
+  if (std::isfinite(q)) return {q * kBoundShrink, false};
   // Staying in s0 for t has probability exp(-out t) <= S(t).
   if (out <= 0) return {std::numeric_limits<double>::infinity(), false};
-  return {std::log(1 / alpha) / out * (1 - 1e-9), false};
+  return {std::log(1 / alpha) / out * kBoundShrink, false};
 }
 
 }  // namespace
@@ -214,18 +252,24 @@ TimeoutTable::Bound window_bound(const std::vector<double>& birth, const std::ve
 TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const ExitChain& chain, int64_t s0,
                                                          double alpha) {
   validate(chain);
-  if (chain.hi - chain.lo <= 2 * kWindow) return {quantile_s(chain, s0, alpha), true};
+  if (chain.hi - chain.lo + 1 <= kSpectralMaxStates) {
+    // A small region: its closed-form survival (closed_form_exit.h) where it has one (no memo:
+    // cheaper than the memo's key), else the exact value (the spectral path, cached).
+    const double q = closed_form_quantile(closed_form_survival(rounded(chain), s0), alpha);
+    if (!(q > 0) || !std::isfinite(q)) return {quantile_s(chain, s0, alpha), true};
+    return {q * kClosedFormShrink, false};
+  }
   const Key key = key_of(chain, s0, alpha);
   if (const Bound* hit = bound_cache_.find(key)) return *hit;
+  // A large region (the top one): the window around s0.
   const ExitChain c = rounded(chain);
-  const size_t n = size_t(c.hi - c.lo + 1);
-  std::vector<double> birth(n), death(n), keep(n, 1.0);
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t s = c.lo + int64_t(i);
-    birth[i] = (s == c.hi && c.reflecting_top) ? 0.0 : c.lambda;
-    death[i] = s >= 1 ? c.mu : 0.0;
-  }
-  const Bound b = window_bound(birth, death, keep, s0 - c.lo, alpha);
+  const Bound b = window_bound(
+      c.hi - c.lo + 1,
+      [&c](int64_t i) {
+        const int64_t s = c.lo + i;
+        return Rates{(s == c.hi && c.reflecting_top) ? 0.0 : c.lambda, s >= 1 ? c.mu : 0.0, 1.0};
+      },
+      s0 - c.lo, alpha, scratch_);
   bound_cache_.put(key, b);
   return b;
 }
@@ -239,21 +283,21 @@ TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const SilenceChain& cha
   const ExitChain region = region_chain_of(chain, s0);
   Bound b;
   if (region.hi - region.lo + 1 <= kSpectralMaxStates) {
-    // silence >= region exit time pathwise, so the region-exit quantile is below the silence's.
-    const double q = quantile_s(region, s0, alpha);
-    b = Bound{std::isfinite(q) ? q * (1 - 1e-9) : q, false};
+    // silence >= region exit time pathwise, so a lower bound of the region-exit quantile (the
+    // same rounded rates) is one of the silence's.
+    const Bound r = quantile_lower_bound_s(region, s0, alpha);
+    b = Bound{r.exact && std::isfinite(r.q_s) ? r.q_s * kBoundShrink : r.q_s, false};
   } else {
     // A large region (the top one): the window of the lossy chain around s0.
     const SilenceChain c = rounded(chain);
-    const size_t n = size_t(c.top() + 1);
-    std::vector<double> birth(n), death(n), keep(n, 1.0);
-    for (size_t i = 0; i < n; ++i) {
-      const int64_t s = int64_t(i);
-      birth[i] = s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))];
-      death[i] = s >= 1 ? c.mu : 0.0;
-      if (s < c.top() && c.region_of(s) != c.region_of(s + 1)) keep[i] = c.loss;
-    }
-    b = window_bound(birth, death, keep, s0, alpha);
+    b = window_bound(
+        c.top() + 1,
+        [&c](int64_t s) {
+          const bool crosses = s < c.top() && c.region_of(s) != c.region_of(s + 1);
+          return Rates{s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))],
+                       s >= 1 ? c.mu : 0.0, crosses ? c.loss : 1.0};
+        },
+        s0, alpha, scratch_);
   }
   lossy_bound_cache_.put(key, b);
   return b;

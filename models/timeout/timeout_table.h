@@ -35,6 +35,7 @@
 
 #include "models/timeout/bounded_cache.h"
 #include "models/timeout/exit_chain.h"
+#include "models/timeout/poisson_survival.h"
 #include "models/timeout/silence_chain.h"
 #include "sim/engine/time.h"
 
@@ -62,19 +63,25 @@ class TimeoutTable {
   double quantile_s(const SilenceChain& chain, int64_t s0, double alpha);
 
   // A cheap lower bound of quantile_s, never above it (callers arm a timer there and compute
-  // the exact value only if the silence gets that long, which is rare).
-  // Region chain: the quantile of the rounded chain restricted to the states within kWindow of
-  // s0, where leaving the window counts as an exit, so that its survival is below the chain's
-  // at every t (shrunk by 1e-9 relative for rounding); if that window is the whole chain, the
-  // exact (cached) value with exact = true. The window's quantile is a Poisson mixture
-  // (poisson_survival.h); beyond its range, ln(1/alpha) / (total rate out of s0), the quantile
-  // of staying in s0.
+  // the exact value only if the silence gets that long, which is rare). Never exact = true
+  // unless it is the exact value itself (then from quantile_s, the same cache entry).
+  // Region chain of at most kSpectralMaxStates states (U, M): the closed-form quantile of the
+  // rounded chain (closed_form_exit.h: two states, or the Toeplitz medium region) shrunk by
+  // 1e-7 relative (its error is about 1e-12), a few exponentials per evaluation and no memo;
+  // where there is no closed form, the exact value.
+  // Larger region chain (the top one): the quantile of the rounded chain restricted to the
+  // states within kWindow of s0, where leaving the window counts as an exit, so that its
+  // survival is below the chain's at every t (shrunk by 1e-9 relative for rounding). The
+  // window's quantile is a Poisson mixture (poisson_survival.h); beyond its range,
+  // ln(1/alpha) / (total rate out of s0), the quantile of staying in s0.
   // Lossy silence chain (loss > 0): the silence lasts at least until the first region change
-  // (pathwise), so the region-exit quantile of s0's region (region_chain_of, the same rounded
-  // rates) is a lower bound: it is used, shrunk by 1e-9 relative, when that region chain is
-  // small (its value is then exact and cheap, and shared with the loss = 0 queries); for a
+  // (pathwise), so a lower bound of the region-exit quantile of s0's region (region_chain_of,
+  // the same rounded rates) is one: used when that region chain is small (as above); for a
   // large region (s0 in the top region) the window bound above, on the lossy chain (leaving the
   // window is an exit; a crossing of a region boundary inside it keeps its weight `loss`).
+  // None of these allocates after the first call (one scratch PoissonSurvival per table).
+  // Before issue 13 item 7's last step the small regions' bound was their exact spectral
+  // quantile (exact = true); only the cost changed, since the model decides on exact values.
   struct Bound {
     double q_s;
     bool exact;
@@ -108,6 +115,7 @@ class TimeoutTable {
   BoundedCache<9, double> lossy_cache_;
   BoundedCache<7, Bound> bound_cache_;  // the lower bounds, same keys (never in size())
   BoundedCache<9, Bound> lossy_bound_cache_;
+  PoissonSurvival scratch_;  // the bounds' workspace (its buffers only; no state between calls)
 };
 
 }  // namespace fdsim::timeout

@@ -1,6 +1,8 @@
 // TimeoutTable: T_out = ceil_ns(quantile of the rounded chain) + allowance, cached.
 
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -21,6 +23,69 @@ TEST(RoundTo4Significant, KeepsFourDecimalDigits_HalfAwayFromZero) {
   EXPECT_EQ(round_4_significant(0.0), (RoundedRate{0, 0}));
   EXPECT_DOUBLE_EQ(round_4_significant(0.123456).value(), 0.1235);
   EXPECT_DOUBLE_EQ(round_4_significant(98765.4).value(), 98770.0);
+}
+
+// The rounding as it was first written (start from floor(log10(rate)) - 3, powers of ten by
+// repeated multiplication): round_4_significant now starts from the binary exponent and reads
+// the powers from a table, and must give the same (mantissa, exponent) for every rate, since
+// the rounded rates are the T_out cache keys and the chain the quantile is computed on.
+RoundedRate reference_round_4(double rate) {
+  if (rate == 0) return RoundedRate{};
+  auto pow10 = [](int k) {
+    double p = 1;
+    for (int i = 0; i < (k < 0 ? -k : k); ++i) p *= 10;
+    return p;
+  };
+  int e = static_cast<int>(std::floor(std::log10(rate))) - 3;
+  for (int tries = 0; tries < 4; ++tries) {
+    const double scaled = e >= 0 ? rate / pow10(e) : rate * pow10(-e);
+    const int64_t m = std::llround(scaled);
+    if (m >= 10000) {
+      if (m == 10000) return RoundedRate{1000, e + 1};
+      ++e;
+    } else if (m < 1000) {
+      --e;
+    } else {
+      return RoundedRate{m, e};
+    }
+  }
+  ADD_FAILURE() << "reference did not converge for " << rate;
+  return RoundedRate{};
+}
+
+TEST(RoundTo4Significant, SameAsTheLog10StartForEveryRate) {
+  std::vector<double> rates;
+  // Every decade from 1e-30 to 1e30: the powers of ten, the carries (9999.5.., 999.95..) and
+  // the ties, each with its neighbouring doubles.
+  for (int d = -30; d <= 30; ++d) {
+    for (double m : {1.0, 9.9995, 9.99949999, 9.99950001, 0.99995, 1.2345, 9.999999999999999}) {
+      const double x = m * std::pow(10.0, d);
+      rates.push_back(x);
+      rates.push_back(std::nextafter(x, 0.0));
+      rates.push_back(std::nextafter(x, 1e300));
+    }
+  }
+  // Random rates over the same range (a fixed splitmix64 sequence).
+  uint64_t state = 42;
+  auto next = [&state] {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  for (int i = 0; i < 200000; ++i) {
+    const double u = double(next() >> 11) / 9007199254740992.0;  // [0, 1)
+    rates.push_back(std::pow(10.0, -30 + 60 * u));
+  }
+  size_t differ = 0;
+  for (double r : rates) {
+    if (!(round_4_significant(r) == reference_round_4(r))) {
+      ++differ;
+      ADD_FAILURE() << "rate " << r;
+      if (differ > 10) break;
+    }
+  }
+  EXPECT_EQ(differ, 0u);
 }
 
 TEST(TimeoutTable, OracleRowU_TOutIsTheQuantilePlusAllowance) {
