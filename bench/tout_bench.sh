@@ -11,12 +11,15 @@
 # time moves by tens of percent with the other processes, so the whole set is run REPEATS times
 # and every (run, arm) keeps its best events per wall second (the usual best-of-N; the
 # simulations are deterministic, so the repeats do the same work).
-# Usage: bench/tout_bench.sh [BUILD_DIR] [REPLICATIONS] [REPEATS]   (defaults: build, 1, 3)
+# Besides the per-run figures it prints, per arm, the events of all runs over their summed best
+# wall times, as a ratio to the fixed arm's (steadier than the worst single run, whose wall time
+# is a tenth of a second).
+# Usage: bench/tout_bench.sh [BUILD_DIR] [REPLICATIONS] [REPEATS]   (defaults: build, 3, 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-reps=${2:-1}
-repeats=${3:-3}
+reps=${2:-3}
+repeats=${3:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -44,6 +47,7 @@ tmp, repeats = sys.argv[1], int(sys.argv[2])
 print("best of %d invocations per simulation" % repeats)
 print("%-26s %-16s %10s %12s %14s %10s" % ("run", "arm", "wall_s", "events", "events/s", "vs fixed"))
 worst_arm = {}  # arm -> worst ratio to fixed over the runs
+total_events, total_wall = {}, {}  # arm -> sums over the runs (best wall of each run)
 diag = {}
 for f in sorted(glob.glob(tmp + "/out0/*.json")):
     eps, wall, events = {}, {}, {}
@@ -61,12 +65,19 @@ for f in sorted(glob.glob(tmp + "/out0/*.json")):
     ref = eps[fixed[0]] if fixed else None
     name = os.path.basename(f)[:-5]
     for arm, e in eps.items():
+        total_events[arm] = total_events.get(arm, 0) + events[arm]
+        total_wall[arm] = total_wall.get(arm, 0.0) + wall[arm]
         ratio = ""
         if ref:
             q = e / ref
             ratio = "%.2f" % q
             worst_arm[arm] = min(worst_arm.get(arm, q), q)
         print("%-26s %-16s %10.3f %12d %14.0f %10s" % (name, arm, wall[arm], events[arm], e, ratio))
+fixed_arms = [a for a in total_events if diag.get(a) == "fixed"]
+if fixed_arms:
+    ref = total_events[fixed_arms[0]] / total_wall[fixed_arms[0]]
+    print("all runs, events / summed wall, ratio to fixed: " +
+          ", ".join("%s %.2f" % (a, total_events[a] / total_wall[a] / ref) for a in total_events))
 print("worst ratio to fixed per arm: " +
       ", ".join("%s %.2f" % (a, q) for a, q in worst_arm.items()))
 hs = [q for a, q in worst_arm.items() if diag.get(a, "").startswith("hou_shin")]

@@ -247,6 +247,20 @@ TimeoutTable::Bound window_bound(int64_t n, RatesOf rates, int64_t s0, double al
   return {std::log(1 / alpha) / out * kBoundShrink, false};
 }
 
+// The window of a large region chain `c` (rounded) around s0 as a chain of its own: states
+// [max(lo, s0 - kWindow), s0 + kWindow] with exits at both ends. Leaving it comes no later
+// than leaving the region (pathwise), so its quantile is a lower bound of the region's. When
+// the window stays above 0 and below a reflecting top it is Toeplitz and has a closed form
+// (closed_form_exit.h); NaN otherwise (and where the closed form declines).
+double toeplitz_window_quantile(const ExitChain& c, int64_t s0, double alpha) {
+  const int64_t lo = std::max(c.lo, s0 - TimeoutTable::kWindow);
+  const int64_t hi = s0 + TimeoutTable::kWindow;
+  if (lo < 1 || hi > c.hi || (c.reflecting_top && hi == c.hi))
+    return std::numeric_limits<double>::quiet_NaN();
+  return closed_form_quantile(closed_form_survival(region_chain(lo, hi, c.lambda, c.mu), s0),
+                              alpha);
+}
+
 }  // namespace
 
 TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const ExitChain& chain, int64_t s0,
@@ -261,15 +275,20 @@ TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const ExitChain& chain,
   }
   const Key key = key_of(chain, s0, alpha);
   if (const Bound* hit = bound_cache_.find(key)) return *hit;
-  // A large region (the top one): the window around s0.
+  // A large region (the top one): the window around s0, in closed form where it has one.
   const ExitChain c = rounded(chain);
-  const Bound b = window_bound(
-      c.hi - c.lo + 1,
-      [&c](int64_t i) {
-        const int64_t s = c.lo + i;
-        return Rates{(s == c.hi && c.reflecting_top) ? 0.0 : c.lambda, s >= 1 ? c.mu : 0.0, 1.0};
-      },
-      s0 - c.lo, alpha, scratch_);
+  const double q = toeplitz_window_quantile(c, s0, alpha);
+  const Bound b =
+      q > 0 && std::isfinite(q)
+          ? Bound{q * kClosedFormShrink, false}
+          : window_bound(
+                c.hi - c.lo + 1,
+                [&c](int64_t i) {
+                  const int64_t s = c.lo + i;
+                  return Rates{(s == c.hi && c.reflecting_top) ? 0.0 : c.lambda,
+                               s >= 1 ? c.mu : 0.0, 1.0};
+                },
+                s0 - c.lo, alpha, scratch_);
   bound_cache_.put(key, b);
   return b;
 }
@@ -278,27 +297,31 @@ TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const SilenceChain& cha
                                                          double alpha) {
   if (chain.loss == 0) return quantile_lower_bound_s(region_chain_of(chain, s0), s0, alpha);
   validate(chain);
-  const LossyKey key = key_of(chain, s0, alpha);
-  if (const Bound* hit = lossy_bound_cache_.find(key)) return *hit;
   const ExitChain region = region_chain_of(chain, s0);
-  Bound b;
   if (region.hi - region.lo + 1 <= kSpectralMaxStates) {
     // silence >= region exit time pathwise, so a lower bound of the region-exit quantile (the
-    // same rounded rates) is one of the silence's.
+    // same rounded rates) is one of the silence's. No memo of its own (the closed form is
+    // cheaper than the lossy key; the exact fallback is cached).
     const Bound r = quantile_lower_bound_s(region, s0, alpha);
-    b = Bound{r.exact && std::isfinite(r.q_s) ? r.q_s * kBoundShrink : r.q_s, false};
-  } else {
-    // A large region (the top one): the window of the lossy chain around s0.
-    const SilenceChain c = rounded(chain);
-    b = window_bound(
-        c.top() + 1,
-        [&c](int64_t s) {
-          const bool crosses = s < c.top() && c.region_of(s) != c.region_of(s + 1);
-          return Rates{s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))],
-                       s >= 1 ? c.mu : 0.0, crosses ? c.loss : 1.0};
-        },
-        s0, alpha, scratch_);
+    return Bound{r.exact && std::isfinite(r.q_s) ? r.q_s * kBoundShrink : r.q_s, false};
   }
+  const LossyKey key = key_of(chain, s0, alpha);
+  if (const Bound* hit = lossy_bound_cache_.find(key)) return *hit;
+  // A large region (the top one): the closed-form window of the region (a lower bound of the
+  // region's exit, so of the silence), else the window of the lossy chain around s0.
+  const SilenceChain c = rounded(chain);
+  const double q = toeplitz_window_quantile(region_chain_of(c, s0), s0, alpha);
+  const Bound b =
+      q > 0 && std::isfinite(q)
+          ? Bound{q * kClosedFormShrink, false}
+          : window_bound(
+                c.top() + 1,
+                [&c](int64_t s) {
+                  const bool crosses = s < c.top() && c.region_of(s) != c.region_of(s + 1);
+                  return Rates{s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))],
+                               s >= 1 ? c.mu : 0.0, crosses ? c.loss : 1.0};
+                },
+                s0, alpha, scratch_);
   lossy_bound_cache_.put(key, b);
   return b;
 }

@@ -27,8 +27,10 @@
 // 1024 entries each, emptied when full; a deterministic function of the queries, and since
 // every stored value is a function of its key alone, hits and misses never change a result).
 // The bound is max_bytes() per table (688 128 bytes on x86-64, tested <= 2 MB), whatever the
-// run (before issue 13 item 7 the memos were std::maps that grew by one entry per key). One
-// table per model instance (no globals); not thread-safe.
+// run (before issue 13 item 7 the memos were std::maps that grew by one entry per key). The
+// bounds' scratch PoissonSurvival adds a few vectors of at most 17 states and two doubles per
+// series term (at most about kMaxMass = 5000 terms: 80 KB). One table per model instance (no
+// globals); not thread-safe.
 
 #include <cstddef>
 #include <cstdint>
@@ -63,25 +65,29 @@ class TimeoutTable {
   double quantile_s(const SilenceChain& chain, int64_t s0, double alpha);
 
   // A cheap lower bound of quantile_s, never above it (callers arm a timer there and compute
-  // the exact value only if the silence gets that long, which is rare). Never exact = true
-  // unless it is the exact value itself (then from quantile_s, the same cache entry).
+  // the exact value only if the silence gets that long, which is rare). exact = true only when
+  // it is the exact value itself (then from quantile_s, the same cache entry).
   // Region chain of at most kSpectralMaxStates states (U, M): the closed-form quantile of the
   // rounded chain (closed_form_exit.h: two states, or the Toeplitz medium region) shrunk by
-  // 1e-7 relative (its error is about 1e-12), a few exponentials per evaluation and no memo;
-  // where there is no closed form, the exact value.
+  // 1e-7 relative (its error is below 1e-8, tested), a few exponentials per evaluation and no
+  // memo; where there is no closed form (or it declines), the exact value.
   // Larger region chain (the top one): the quantile of the rounded chain restricted to the
   // states within kWindow of s0, where leaving the window counts as an exit, so that its
-  // survival is below the chain's at every t (shrunk by 1e-9 relative for rounding). The
-  // window's quantile is a Poisson mixture (poisson_survival.h); beyond its range,
-  // ln(1/alpha) / (total rate out of s0), the quantile of staying in s0.
+  // survival is below the chain's at every t. In closed form (shrunk by 1e-7) when that
+  // window is Toeplitz (above 0 and below the reflecting top); else as a Poisson mixture
+  // (poisson_survival.h, shrunk by 1e-9; beyond its range ln(1/alpha) / (total rate out of
+  // s0), the quantile of staying in s0).
   // Lossy silence chain (loss > 0): the silence lasts at least until the first region change
   // (pathwise), so a lower bound of the region-exit quantile of s0's region (region_chain_of,
-  // the same rounded rates) is one: used when that region chain is small (as above); for a
-  // large region (s0 in the top region) the window bound above, on the lossy chain (leaving the
-  // window is an exit; a crossing of a region boundary inside it keeps its weight `loss`).
-  // None of these allocates after the first call (one scratch PoissonSurvival per table).
-  // Before issue 13 item 7's last step the small regions' bound was their exact spectral
-  // quantile (exact = true); only the cost changed, since the model decides on exact values.
+  // the same rounded rates) is one: the small-region bound above, or for s0 in the top region
+  // its closed-form window; where that has no closed form, the Poisson window of the lossy
+  // chain around s0 (leaving the window is an exit; a crossing of a region boundary inside it
+  // keeps its weight `loss`).
+  // They allocate only when a chain needs more series terms than any before (one scratch
+  // PoissonSurvival per table, whose buffers keep their capacity). Before the last step of
+  // issue 13 item 7 the small regions' bound was their exact spectral quantile (exact = true)
+  // and the top region's always the Poisson window: only the cost changed, since the model
+  // decides on exact values (it moves the instants at which timers check, not the outcomes).
   struct Bound {
     double q_s;
     bool exact;
