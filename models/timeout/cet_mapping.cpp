@@ -1,17 +1,15 @@
 #include "models/timeout/cet_mapping.h"
+#include "models/timeout/contract.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 namespace fdsim::timeout {
 
 namespace {
 
 [[noreturn]] void fail(const char* what, double v) {
-  std::fprintf(stderr, "fdsim: internal error: CET mapping: %s (%.17g)\n", what, v);
-  std::abort();
+  contract_failure("CET mapping", what, v);
 }
 
 }  // namespace

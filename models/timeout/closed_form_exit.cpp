@@ -44,8 +44,10 @@ const SineTables& sine_tables() {
   static const SineTables t = [] {
     SineTables s;
     for (int n = 1; n <= kClosedFormMaxStates; ++n) {
-      for (int k = 0; k < 2 * n + 2; ++k) s.full[size_t(n)][size_t(k)] = std::sin(k * kPi / (n + 1));
-      for (int j = 1; j <= n; ++j) s.half[size_t(n)][size_t(j)] = std::sin(j * kPi / (2.0 * (n + 1)));
+      for (int k = 0; k < 2 * n + 2; ++k)
+        s.full[size_t(n)][size_t(k)] = std::sin(k * kPi / (n + 1));
+      for (int j = 1; j <= n; ++j)
+        s.half[size_t(n)][size_t(j)] = std::sin(j * kPi / (2.0 * (n + 1)));
     }
     return s;
   }();

@@ -19,9 +19,10 @@
 // kMaxCancellation times S there (so S is accurate to about 1e-13 relative), and NaN when a
 // rate or weight is not finite, the exit is unreachable, or the bracket does not close. A
 // finite result is a = t (1 - 1e-10), t the root Newton's method on log S converged to (steps
-// below 1e-13 t), checked to have S(a) > alpha as evaluated from the closed form. Callers that need a lower bound of the exact
-// quantile shrink it (timeout_table.cpp: by 1e-7 relative, far above these errors; the tests
-// check it against the exact quantile over a grid that includes extreme rate ratios).
+// below 1e-13 t), checked to have S(a) > alpha as evaluated from the closed form. Callers that
+// need a lower bound of the exact quantile shrink it (timeout_table.cpp: by 1e-7 relative, far
+// above these errors; the tests check it against the exact quantile over a grid that includes
+// extreme rate ratios).
 // Deterministic, allocation-free.
 
 #include <array>

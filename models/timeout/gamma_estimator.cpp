@@ -1,16 +1,14 @@
 #include "models/timeout/gamma_estimator.h"
+#include "models/timeout/contract.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 namespace fdsim::timeout {
 
 namespace {
 
 [[noreturn]] void fail(const char* what, double v) {
-  std::fprintf(stderr, "fdsim: internal error: GammaRateEstimator: %s (%.17g)\n", what, v);
-  std::abort();
+  contract_failure("GammaRateEstimator", what, v);
 }
 
 bool finite_positive(double v) { return v > 0 && std::isfinite(v); }

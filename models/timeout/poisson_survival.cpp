@@ -1,9 +1,8 @@
 #include "models/timeout/poisson_survival.h"
+#include "models/timeout/contract.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 
 namespace fdsim::timeout {
@@ -11,11 +10,10 @@ namespace fdsim::timeout {
 namespace {
 
 [[noreturn]] void fail(const char* what, double v) {
-  std::fprintf(stderr, "fdsim: internal error: poisson survival: %s (%.17g)\n", what, v);
-  std::abort();
+  contract_failure("poisson survival", what, v);
 }
 
-constexpr double kRelWidth = 1e-12;
+constexpr double kRelWidth = kQuantileRelWidth;
 
 // ln(n!) for n >= 100 by Stirling's series (the next term, 1 / (1680 n^7), is below 1e-17):
 // unlike std::lgamma it writes no global (signgam), so simulations may run in threads.
@@ -41,7 +39,8 @@ void PoissonSurvival::reset(const double* diag, const double* upper, const doubl
   if (n_ <= 0) fail("no states", double(n_));
   if (start < 0 || start >= n_) fail("start state out of range", double(start));
   for (Eigen::Index i = 0; i < n_; ++i) {
-    if (!(diag[i] <= 0) || !std::isfinite(diag[i])) fail("diagonal must be finite and <= 0", diag[i]);
+    if (!(diag[i] <= 0) || !std::isfinite(diag[i]))
+      fail("diagonal must be finite and <= 0", diag[i]);
     rate_ = std::max(rate_, -diag[i]);
     if (i + 1 < n_ && !(upper[i] >= 0 && lower[i] >= 0 && std::isfinite(upper[i]) &&
                         std::isfinite(lower[i])))

@@ -1,23 +1,19 @@
 #include "models/timeout/spectral_exit.h"
+#include "models/timeout/contract.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
-
 
 namespace fdsim::timeout {
 
 namespace {
 
 [[noreturn]] void fail(const char* what, double v) {
-  std::fprintf(stderr, "fdsim: internal error: spectral exit: %s (%.17g)\n", what, v);
-  std::abort();
+  contract_failure("spectral exit", what, v);
 }
 
-constexpr double kRelWidth = 1e-12;
-
+constexpr double kRelWidth = kQuantileRelWidth;
 
 }  // namespace
 

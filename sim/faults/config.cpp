@@ -93,6 +93,23 @@ std::optional<double> read_seconds(ObjectReader& r, const std::string& name, boo
   return out;
 }
 
+// The active window of a random fault process: "start" (default 0) and optional "stop" (s or
+// ms), the stop after the start.
+void read_active_window(ObjectReader& r, SimTime* start, std::optional<SimTime>* stop,
+                        bool& ok) {
+  const auto start_s = read_seconds(r, "start", false, false, ok);
+  if (!start_s) r.set_resolved("start_s", 0.0);
+  const auto stop_s = read_seconds(r, "stop", false, false, ok);
+  *start = SimTime::from_seconds(start_s.value_or(0));
+  if (!stop_s) return;
+  *stop = SimTime::from_seconds(*stop_s);
+  if (**stop <= *start) {
+    r.error("stop_s", "expected a stop time after the start (" + fmt(start->seconds()) +
+                          " s), got " + fmt(*stop_s) + " s");
+    ok = false;
+  }
+}
+
 std::vector<NodeId> required_nodes(ObjectReader& r, const std::string& key,
                                    const scenario::NodesConfig& nodes, bool& ok) {
   const size_t before = r.diagnostics().problems.size();
@@ -154,18 +171,7 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
       if (r.has("mean_down_s")) r.consume("mean_down_s");
       r.set_resolved("mean_down_s", nullptr);
     }
-    const auto start = read_seconds(r, "start", false, false, ok);
-    if (!start) r.set_resolved("start_s", 0.0);
-    const auto stop = read_seconds(r, "stop", false, false, ok);
-    p.start = SimTime::from_seconds(start.value_or(0));
-    if (stop) {
-      p.stop = SimTime::from_seconds(*stop);
-      if (*p.stop <= p.start) {
-        r.error("stop_s", "expected a stop time after the start (" + fmt(p.start.seconds()) +
-                              " s), got " + fmt(*stop) + " s");
-        ok = false;
-      }
-    }
+    read_active_window(r, &p.start, &p.stop, ok);
     const size_t k = out.crash_processes.size();
     p.stream = k == 0 ? "faults.crash_process" : "faults.crash_process#" + std::to_string(k);
     if (ok && r.diagnostics().problems.size() == before) out.crash_processes.push_back(std::move(p));
@@ -215,18 +221,7 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
       const auto secs = read_seconds(r, "duration", true, true, ok);
       if (secs) p.duration = net::constant_latency(*secs * 1e3);
     }
-    const auto start = read_seconds(r, "start", false, false, ok);
-    if (!start) r.set_resolved("start_s", 0.0);
-    const auto stop = read_seconds(r, "stop", false, false, ok);
-    p.start = SimTime::from_seconds(start.value_or(0));
-    if (stop) {
-      p.stop = SimTime::from_seconds(*stop);
-      if (*p.stop <= p.start) {
-        r.error("stop_s", "expected a stop time after the start (" + fmt(p.start.seconds()) +
-                              " s), got " + fmt(*stop) + " s");
-        ok = false;
-      }
-    }
+    read_active_window(r, &p.start, &p.stop, ok);
     const size_t k = out.pause_processes.size();
     p.stream = k == 0 ? "faults.pause_process" : "faults.pause_process#" + std::to_string(k);
     if (ok && r.diagnostics().problems.size() == before) out.pause_processes.push_back(std::move(p));
