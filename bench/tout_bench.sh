@@ -13,7 +13,8 @@
 # simulations are deterministic, so the repeats do the same work).
 # Besides the per-run figures it prints, per arm, the events of all runs over their summed best
 # wall times, as a ratio to the fixed arm's (steadier than the worst single run, whose wall time
-# is a tenth of a second).
+# is a tenth of a second), and the same with CPU time (run_stats.simulations[].cpu_time_s, the
+# thread CPU time of each simulation: it does not count waiting for a core on a busy machine).
 # Usage: bench/tout_bench.sh [BUILD_DIR] [REPLICATIONS] [REPEATS]   (defaults: build, 3, 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,42 +45,56 @@ done
 /usr/bin/python3 - "$tmp" "$repeats" <<'PY'
 import glob, json, os, sys
 tmp, repeats = sys.argv[1], int(sys.argv[2])
-print("best of %d invocations per simulation" % repeats)
-print("%-26s %-16s %10s %12s %14s %10s" % ("run", "arm", "wall_s", "events", "events/s", "vs fixed"))
-worst_arm = {}  # arm -> worst ratio to fixed over the runs
-total_events, total_wall = {}, {}  # arm -> sums over the runs (best wall of each run)
+print("best of %d invocations per simulation (wall; CPU = the simulation thread's CPU time)" %
+      repeats)
+print("%-26s %-16s %8s %8s %10s %12s %9s %12s %9s" % (
+    "run", "arm", "wall_s", "cpu_s", "events", "events/wall", "vs fixed", "events/cpu",
+    "vs fixed"))
+worst_arm = {}  # arm -> worst wall ratio to fixed over the runs
+totals = {}     # arm -> [events, best wall, best cpu] summed over the runs
 diag = {}
 for f in sorted(glob.glob(tmp + "/out0/*.json")):
-    eps, wall, events = {}, {}, {}
+    best = {}  # arm -> {"wall": (events/s, wall_s), "cpu": (events/s, cpu_s), "events": n}
     for i in range(repeats):
         r = json.load(open(os.path.join(tmp, "out%d" % i, os.path.basename(f))))
         for a in r["manifest"]["resolved_config"]["load_sharing"]["arms"]:
             diag[a["name"]] = a["diagnosis"]
         for s in r["run_stats"]["simulations"]:
-            arm = s["arms"][0]
-            if arm not in eps or s["events_per_wall_s"] > eps[arm]:
-                eps[arm] = s["events_per_wall_s"]
-                wall[arm] = s["wall_time_s"]
-                events[arm] = s["events_dispatched_count"]
-    fixed = [a for a in eps if diag.get(a) == "fixed"]
-    ref = eps[fixed[0]] if fixed else None
+            b = best.setdefault(s["arms"][0], {"wall": (0.0, 0.0), "cpu": (0.0, 0.0),
+                                                "events": s["events_dispatched_count"]})
+            if s["events_per_wall_s"] > b["wall"][0]:
+                b["wall"] = (s["events_per_wall_s"], s["wall_time_s"])
+            if s.get("events_per_cpu_s", 0.0) > b["cpu"][0]:
+                b["cpu"] = (s["events_per_cpu_s"], s["cpu_time_s"])
+    fixed = [a for a in best if diag.get(a) == "fixed"]
+    ref = best[fixed[0]] if fixed else None
     name = os.path.basename(f)[:-5]
-    for arm, e in eps.items():
-        total_events[arm] = total_events.get(arm, 0) + events[arm]
-        total_wall[arm] = total_wall.get(arm, 0.0) + wall[arm]
-        ratio = ""
+    for arm, b in best.items():
+        t = totals.setdefault(arm, [0, 0.0, 0.0])
+        t[0] += b["events"]
+        t[1] += b["wall"][1]
+        t[2] += b["cpu"][1]
+        rw = rc = ""
         if ref:
-            q = e / ref
-            ratio = "%.2f" % q
+            q = b["wall"][0] / ref["wall"][0]
+            rw = "%.2f" % q
             worst_arm[arm] = min(worst_arm.get(arm, q), q)
-        print("%-26s %-16s %10.3f %12d %14.0f %10s" % (name, arm, wall[arm], events[arm], e, ratio))
-fixed_arms = [a for a in total_events if diag.get(a) == "fixed"]
+            if ref["cpu"][0] > 0:
+                rc = "%.2f" % (b["cpu"][0] / ref["cpu"][0])
+        print("%-26s %-16s %8.3f %8.3f %10d %12.0f %9s %12.0f %9s" % (
+            name, arm, b["wall"][1], b["cpu"][1], b["events"], b["wall"][0], rw, b["cpu"][0], rc))
+fixed_arms = [a for a in totals if diag.get(a) == "fixed"]
 if fixed_arms:
-    ref = total_events[fixed_arms[0]] / total_wall[fixed_arms[0]]
+    f0 = totals[fixed_arms[0]]
     print("all runs, events / summed wall, ratio to fixed: " +
-          ", ".join("%s %.2f" % (a, total_events[a] / total_wall[a] / ref) for a in total_events))
-print("worst ratio to fixed per arm: " +
+          ", ".join("%s %.2f" % (a, (t[0] / t[1]) / (f0[0] / f0[1])) for a, t in totals.items()))
+    if f0[2] > 0:
+        print("all runs, events / summed CPU, ratio to fixed: " +
+              ", ".join("%s %.2f" % (a, (t[0] / t[2]) / (f0[0] / f0[2]))
+                        for a, t in totals.items()))
+print("worst ratio to fixed per arm (wall): " +
       ", ".join("%s %.2f" % (a, q) for a, q in worst_arm.items()))
 hs = [q for a, q in worst_arm.items() if diag.get(a, "").startswith("hou_shin")]
-print("worst hou_shin*/fixed ratio: %s (target >= 0.5)" % ("%.2f" % min(hs) if hs else "n/a"))
+print("worst hou_shin*/fixed ratio (wall): %s (target >= 0.5)" %
+      ("%.2f" % min(hs) if hs else "n/a"))
 PY

@@ -109,6 +109,7 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
   json sim_stats = json::array();
   uint64_t events_total = 0;
   double wall_total_s = 0.0;
+  double cpu_total_s = 0.0;
   std::string running;  // the arms of the simulation in progress, for error messages
   try {
     for (size_t i = 0; i < plans.size(); ++i) {
@@ -135,11 +136,15 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
       }
       events_total += sim.events_dispatched;
       wall_total_s += sim.wall_s;
+      cpu_total_s += sim.cpu_s;
       sim_stats.push_back({{"arms", plans[i].arms},
                            {"wall_time_s", sim.wall_s},
+                           {"cpu_time_s", sim.cpu_s},
                            {"events_dispatched_count", sim.events_dispatched},
                            {"events_per_wall_s",
-                            sim.wall_s > 0 ? double(sim.events_dispatched) / sim.wall_s : 0.0}});
+                            sim.wall_s > 0 ? double(sim.events_dispatched) / sim.wall_s : 0.0},
+                           {"events_per_cpu_s",
+                            sim.cpu_s > 0 ? double(sim.events_dispatched) / sim.cpu_s : 0.0}});
     }
     if (options.progress) options.progress(total_s, total_s);
     if (options.progress_info) options.progress_info({total_s, total_s, events_total});
@@ -173,8 +178,10 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
                    {"resolved_config", s.resolved}};
   out.result = {{"manifest", std::move(manifest)}, {"metrics", std::move(metrics)}};
   out.run_stats = {{"wall_time_s", wall_total_s},
+                   {"cpu_time_s", cpu_total_s},
                    {"events_dispatched_count", events_total},
                    {"events_per_wall_s", wall_total_s > 0 ? double(events_total) / wall_total_s : 0.0},
+                   {"events_per_cpu_s", cpu_total_s > 0 ? double(events_total) / cpu_total_s : 0.0},
                    {"peak_rss_kb", peak_rss_kb()},
                    {"simulations", std::move(sim_stats)}};
   out.ok = true;

@@ -34,6 +34,8 @@ struct SimulationOutput {
   size_t peak_queue_size = 0;
   nlohmann::json events_by_kind;  // {"kind name": dispatched count}
   double wall_s = 0.0;            // machine-dependent: goes to run_stats only
+  double cpu_s = 0.0;             // CPU time of the thread that ran it (same): unlike the wall
+                                  // time, it does not count waiting for a core on a busy machine
 };
 
 // The simulations a scenario needs: one per arm, or one for every arm of the heartbeat study.

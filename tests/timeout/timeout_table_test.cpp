@@ -73,6 +73,13 @@ TEST(RoundTo4Significant, SameAsTheLog10StartForEveryRate) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   };
+  // Exact ties (k + 0.5, representable) and their neighbours where the mantissa is decided.
+  for (int i = 0; i < 20000; ++i) {
+    const double tie = double(999 + next() % 99001) + 0.5;
+    rates.push_back(tie);
+    rates.push_back(std::nextafter(tie, 0.0));
+    rates.push_back(std::nextafter(tie, 1e300));
+  }
   for (int i = 0; i < 200000; ++i) {
     const double u = double(next() >> 11) / 9007199254740992.0;  // [0, 1)
     rates.push_back(std::pow(10.0, -30 + 60 * u));
