@@ -15,12 +15,12 @@
 # wall times, as a ratio to the fixed arm's (steadier than the worst single run, whose wall time
 # is a tenth of a second), and the same with CPU time (run_stats.simulations[].cpu_time_s, the
 # thread CPU time of each simulation: it does not count waiting for a core on a busy machine).
-# Usage: bench/tout_bench.sh [BUILD_DIR] [REPLICATIONS] [REPEATS]   (defaults: build, 3, 5)
+# Usage: bench/tout_bench.sh [BUILD_DIR] [REPLICATIONS] [REPEATS]   (defaults: build, 3, 10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 reps=${2:-3}
-repeats=${3:-5}
+repeats=${3:-10}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
