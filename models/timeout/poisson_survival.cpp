@@ -170,28 +170,9 @@ bool PoissonSurvival::bracket(double alpha, double rel_width, double* lo_s, doub
   // Start inside the bracket where log S, interpolated linearly, meets log alpha.
   double t = 0.5 * (a + b);
   if (sb > 0 && sa > sb) t = a + (b - a) * std::log(sa / alpha) / std::log(sa / sb);
-  if (!(t > a && t < b)) t = 0.5 * (a + b);
-  for (int iter = 0; iter < 200 && b - a > rel_width * b; ++iter) {
-    double s, f;
-    if (!evaluate(t, &s, &f)) return false;
-    if (s > alpha)
-      a = t;
-    else
-      b = t;
-    double next = f > 0 ? t + (s - alpha) / f : 0.5 * (a + b);
-    if (!(next > a && next < b)) next = 0.5 * (a + b);
-    // Newton converged: close the bracket around the root on the side it has not reached.
-    if (std::abs(next - t) <= 0.25 * rel_width * t) {
-      const double h = 0.5 * rel_width * t;
-      const double lo = std::max(a, t - h), hi = std::min(b, t + h);
-      double sl, fl, sh, fh;
-      if (!evaluate(lo, &sl, &fl) || !evaluate(hi, &sh, &fh)) return false;
-      if (sl > alpha) a = lo;
-      if (sh <= alpha) b = hi;
-      next = 0.5 * (a + b);
-    }
-    t = next;
-  }
+  if (!newton_bracket(alpha, rel_width, t, &a, &b,
+                      [this](double t_s, double* s, double* f) { return evaluate(t_s, s, f); }))
+    return false;
   *lo_s = a;
   *hi_s = b;
   return true;

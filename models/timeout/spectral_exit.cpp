@@ -158,33 +158,19 @@ double SpectralExit::quantile(double alpha) const {
     if (b > limit) return std::numeric_limits<double>::infinity();
   }
   // Safeguarded Newton from the slowest-mode guess (clamped into the bracket).
-  double t = std::log(std::max(coef_(slowest_), 1e-300) / alpha) / slow;
-  if (!(t > a && t < b)) t = 0.5 * (a + b);
-  for (int iter = 0; iter < 200 && b - a > kRelWidth * b; ++iter) {
+  const double t = std::log(std::max(coef_(slowest_), 1e-300) / alpha) / slow;
+  newton_bracket(alpha, kRelWidth, t, &a, &b, [this](double t_s, double* s, double* f) {
     // S(t) and f(t) in one pass over the modes (the same sums as survival() and density()).
-    if (!(t >= 0) || !std::isfinite(t)) fail("time must be finite and >= 0", t);
-    double s = 0, f = 0;
+    if (!(t_s >= 0) || !std::isfinite(t_s)) fail("time must be finite and >= 0", t_s);
+    *s = 0;
+    *f = 0;
     for (Eigen::Index k = 0; k < n_; ++k) {
-      const double e = std::exp(eig_(k) * t);
-      s += coef_(k) * e;
-      f -= coef_(k) * eig_(k) * e;
+      const double e = std::exp(eig_(k) * t_s);
+      *s += coef_(k) * e;
+      *f -= coef_(k) * eig_(k) * e;
     }
-    if (s > alpha)
-      a = t;
-    else
-      b = t;
-    double next = f > 0 ? t + (s - alpha) / f : 0.5 * (a + b);
-    if (!(next > a && next < b)) next = 0.5 * (a + b);
-    // Newton converged: close the bracket around the root on the side it has not reached.
-    if (std::abs(next - t) <= 0.25 * kRelWidth * t) {
-      const double h = 0.5 * kRelWidth * t;
-      const double lo = std::max(a, t - h), hi = std::min(b, t + h);
-      if (surv(lo) > alpha) a = lo;
-      if (surv(hi) <= alpha) b = hi;
-      next = 0.5 * (a + b);
-    }
-    t = next;
-  }
+    return true;
+  });
   return b;
 }
 
