@@ -1,5 +1,6 @@
 #include "models/timeout/closed_form_exit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -97,13 +98,14 @@ ExpSum closed_form_survival(const ExitChain& c, int64_t s0) {
 
 double closed_form_quantile(const ExpSum& s, double alpha) {
   if (s.n == 0 || !(alpha > 0 && alpha < 1)) return kNaN;
-  double rmin = std::numeric_limits<double>::infinity();
+  int slow = 0;  // the slowest mode
   for (int j = 0; j < s.n; ++j) {
     if (!(s.r[size_t(j)] > 0) || !std::isfinite(s.r[size_t(j)]) ||
         !std::isfinite(s.w[size_t(j)]))
       return kNaN;
-    rmin = std::min(rmin, s.r[size_t(j)]);
+    if (s.r[size_t(j)] < s.r[size_t(slow)]) slow = j;
   }
+  const double rmin = s.r[size_t(slow)];
   // S(t), -S'(t) and sum |terms| at t.
   auto eval = [&s](double t, double* f, double* abs_sum) {
     double sum = 0, dens = 0, a = 0;
@@ -120,9 +122,6 @@ double closed_form_quantile(const ExpSum& s, double alpha) {
   // Newton on log S(t) = log alpha from the slowest mode's asymptote (S ~ w e^(-r t), where
   // it is nearly exact), safeguarded by the bracket [a, b] the evaluations establish; then a
   // = the root less 1e-10 relative, checked to have S(a) > alpha.
-  int slow = 0;
-  for (int j = 1; j < s.n; ++j)
-    if (s.r[size_t(j)] < s.r[size_t(slow)]) slow = j;
   const double log_alpha = std::log(alpha);
   double t = std::log(1 / alpha) / rmin;
   if (s.w[size_t(slow)] > alpha) t = std::log(s.w[size_t(slow)] / alpha) / rmin;

@@ -45,9 +45,9 @@ class PoissonSurvival {
   PoissonSurvival(const Eigen::VectorXd& diag, const Eigen::VectorXd& upper,
                   const Eigen::VectorXd& lower, Eigen::Index start);
   // An empty object to be reset() before use: a scratch object whose buffers keep their
-  // capacity across chains, so that a caller computing many small bounds allocates nothing
-  // after the first (TimeoutTable's lower bounds). reset() leaves the object exactly as the
-  // constructor would (same results bit for bit).
+  // capacity across chains, so that a caller computing many small bounds allocates only when a
+  // chain needs more series terms than any before (TimeoutTable's lower bounds). reset() leaves
+  // the object exactly as the constructor would (same results bit for bit).
   PoissonSurvival() = default;
   // The same chain given by raw diagonals: diag[0..n-1], upper[0..n-2], lower[0..n-2].
   void reset(const double* diag, const double* upper, const double* lower, Eigen::Index n,

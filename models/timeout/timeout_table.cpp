@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "models/timeout/closed_form_exit.h"
@@ -209,6 +210,12 @@ constexpr double kBoundShrink = 1 - 1e-9;
 // much to be a lower bound of the exact value.
 constexpr double kClosedFormShrink = 1 - 1e-7;
 
+// A closed-form quantile (NaN where the closed form declined) as a bound, or nullopt.
+std::optional<TimeoutTable::Bound> closed_form_bound(double q) {
+  if (!(q > 0) || !std::isfinite(q)) return std::nullopt;
+  return TimeoutTable::Bound{q * kClosedFormShrink, false};
+}
+
 // The largest chain a bound is computed on: a window of 2 kWindow + 1 states, or a region of at
 // most kSpectralMaxStates states.
 constexpr int64_t kMaxBoundStates = TimeoutTable::kSpectralMaxStates;
@@ -274,27 +281,25 @@ TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const ExitChain& chain,
     // A small region: its closed-form survival (closed_form_exit.h) where it has one (no memo:
     // cheaper than the memo's key), else the exact value (the spectral path, cached).
     const double q = closed_form_quantile(closed_form_survival(rounded(chain), s0), alpha);
-    if (!(q > 0) || !std::isfinite(q)) return {quantile_s(chain, s0, alpha), true};
-    return {q * kClosedFormShrink, false};
+    if (const auto b = closed_form_bound(q)) return *b;
+    return {quantile_s(chain, s0, alpha), true};
   }
   const Key key = key_of(chain, s0, alpha);
   if (const Bound* hit = bound_cache_.find(key)) return *hit;
   // A large region (the top one): the window around s0, in closed form where it has one.
   const ExitChain c = rounded(chain);
-  const double q = toeplitz_window_quantile(c, s0, alpha);
-  const Bound b =
-      q > 0 && std::isfinite(q)
-          ? Bound{q * kClosedFormShrink, false}
-          : window_bound(
-                c.hi - c.lo + 1,
-                [&c](int64_t i) {
-                  const int64_t s = c.lo + i;
-                  return Rates{(s == c.hi && c.reflecting_top) ? 0.0 : c.lambda,
-                               s >= 1 ? c.mu : 0.0, 1.0};
-                },
-                s0 - c.lo, alpha, scratch_);
-  bound_cache_.put(key, b);
-  return b;
+  std::optional<Bound> b = closed_form_bound(toeplitz_window_quantile(c, s0, alpha));
+  if (!b) {
+    b = window_bound(
+        c.hi - c.lo + 1,
+        [&c](int64_t i) {
+          const int64_t s = c.lo + i;
+          return Rates{(s == c.hi && c.reflecting_top) ? 0.0 : c.lambda, s >= 1 ? c.mu : 0.0, 1.0};
+        },
+        s0 - c.lo, alpha, scratch_);
+  }
+  bound_cache_.put(key, *b);
+  return *b;
 }
 
 TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const SilenceChain& chain, int64_t s0,
@@ -314,20 +319,20 @@ TimeoutTable::Bound TimeoutTable::quantile_lower_bound_s(const SilenceChain& cha
   // A large region (the top one): the closed-form window of the region (a lower bound of the
   // region's exit, so of the silence), else the window of the lossy chain around s0.
   const SilenceChain c = rounded(chain);
-  const double q = toeplitz_window_quantile(region_chain_of(c, s0), s0, alpha);
-  const Bound b =
-      q > 0 && std::isfinite(q)
-          ? Bound{q * kClosedFormShrink, false}
-          : window_bound(
-                c.top() + 1,
-                [&c](int64_t s) {
-                  const bool crosses = s < c.top() && c.region_of(s) != c.region_of(s + 1);
-                  return Rates{s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))],
-                               s >= 1 ? c.mu : 0.0, crosses ? c.loss : 1.0};
-                },
-                s0, alpha, scratch_);
-  lossy_bound_cache_.put(key, b);
-  return b;
+  std::optional<Bound> b =
+      closed_form_bound(toeplitz_window_quantile(region_chain_of(c, s0), s0, alpha));
+  if (!b) {
+    b = window_bound(
+        c.top() + 1,
+        [&c](int64_t s) {
+          const bool crosses = s < c.top() && c.region_of(s) != c.region_of(s + 1);
+          return Rates{s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))], s >= 1 ? c.mu : 0.0,
+                       crosses ? c.loss : 1.0};
+        },
+        s0, alpha, scratch_);
+  }
+  lossy_bound_cache_.put(key, *b);
+  return *b;
 }
 
 }  // namespace fdsim::timeout

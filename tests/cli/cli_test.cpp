@@ -213,6 +213,16 @@ TEST_F(CliTest, Run_WritesOneResultPerReplicationAndSummarises) {
   EXPECT_EQ(rep1["manifest"]["resolved_config"]["seed"], 9);
   EXPECT_TRUE(rep1["run_stats"].contains("wall_time_s"));
   EXPECT_TRUE(rep1["run_stats"].contains("peak_rss_kb"));
+  // CPU time: the simulations' thread CPU time, positive, and the rate consistent with it.
+  const json& stats = rep1["run_stats"];
+  ASSERT_TRUE(stats.contains("cpu_time_s"));
+  EXPECT_GT(stats["cpu_time_s"].get<double>(), 0.0);
+  EXPECT_NEAR(stats["events_per_cpu_s"].get<double>(),
+              stats["events_dispatched_count"].get<double>() / stats["cpu_time_s"].get<double>(),
+              1e-6 * stats["events_per_cpu_s"].get<double>());
+  double sim_cpu_s = 0;
+  for (const json& sim : stats["simulations"]) sim_cpu_s += sim["cpu_time_s"].get<double>();
+  EXPECT_DOUBLE_EQ(sim_cpu_s, stats["cpu_time_s"].get<double>());
 }
 
 TEST_F(CliTest, Quiet_PrintsNothing) {
