@@ -48,6 +48,11 @@ GeodeConfig GeodeConfig::defaults(Profile profile, Duration m, size_t node_count
   c.partition_detection = true;
   c.partition_shutdown = Duration::ms(1000);
   c.join_retry = m;
+  c.auto_reconnect = true;
+  c.max_wait_time_reconnect = Duration::ms(60000);
+  c.peer_connections = !wiki;
+  c.crash_is_host = false;
+  c.unreachable_send_errors = false;
   c.node_count = node_count;
   c.members.clear();
   for (size_t i = 0; i < node_count; ++i) c.members.push_back(NodeId(i));
@@ -141,6 +146,13 @@ GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesC
   if (!c.member_weights.empty() && c.member_weights.size() != nodes.count)
     r.error("member_weights", "expected one weight per node (" + std::to_string(nodes.count) +
                                   "), got " + std::to_string(c.member_weights.size()));
+
+  c.auto_reconnect = r.boolean("auto_reconnect", c.auto_reconnect);
+  c.max_wait_time_reconnect =
+      ms_param(r, "max_wait_time_reconnect_ms", c.max_wait_time_reconnect, false);
+  c.peer_connections = r.boolean("peer_connections", c.peer_connections);
+  c.crash_is_host = r.enumeration("crash_kind", "process", {"process", "host"}) == "host";
+  c.unreachable_send_errors = r.boolean("unreachable_send_errors", c.unreachable_send_errors);
 
   check_event_rates(r, c, nodes.count);
 

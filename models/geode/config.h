@@ -53,6 +53,24 @@
 //                              (stream "geode.start"; 0 = all in phase)      0
 //   join_retry_ms              a recovered host re-sends its JoinRequest
 //                              this often until it is in a view, > 0         M
+//   auto_reconnect             after a forced disconnect, wait
+//                              max(max_wait_time_reconnect, 4 M) and re-join
+//                              with a new identity (Geode's auto-reconnect;
+//                              false = disable-auto-reconnect)               true / true
+//   max_wait_time_reconnect_ms that wait's lower bound (Geode's
+//                              max-wait-time-reconnect), >= 0               60000
+//   peer_connections           application messages run over kept TCP
+//                              connections; a process crash closes them and
+//                              each receiver of the crashed member's
+//                              connections verifies it at once
+//                              (Connection -> GMSMembership.verifyMember)   false / true
+//   crash_kind                 what a `crash` fault is: "process" (the OS
+//                              closes its connections: EOF to peers) or
+//                              "host" (the machine stops: no EOF)           "process"
+//   unreachable_send_errors    a membership datagram to a crashed host fails
+//                              at the sender (host unreachable), which starts
+//                              a final check (JGroupsMessenger
+//                              .handleJGroupsIOException)                   false
 //   neighbour_check            the arms: [{"name": "fixed"}] (default) or
 //                              arms with a failure detector deciding when a
 //                              tick checks the neighbour:
@@ -60,6 +78,7 @@
 //                              "phi_accrual", ...}} (models/detectors/config.h)
 // Locators (quorum weight 3, preferred coordinators) come from nodes.locators.
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,6 +122,15 @@ struct GeodeConfig {
   Duration reliable_retransmit = Duration::zero();  // zero: the network's reliable channel
   double app_messages_per_s = 0.0;
   std::vector<int64_t> member_weights;  // by node; empty = all 0
+  // Issue 26: detection paths outside the ring, and auto-reconnect.
+  bool auto_reconnect = true;
+  Duration max_wait_time_reconnect = Duration::ms(60000);
+  bool peer_connections = false;
+  bool crash_is_host = false;  // crash_kind "host"
+  bool unreachable_send_errors = false;
+  // The auto-reconnect wait: max(max-wait-time-reconnect, 4 member timeouts)
+  // (InternalDistributedSystem.java:2471-2478).
+  Duration reconnect_wait() const { return std::max(max_wait_time_reconnect, member_timeout * 4); }
 
   size_t node_count = 0;
   std::vector<NodeId> members;   // initial view, node order

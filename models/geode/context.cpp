@@ -20,7 +20,10 @@ EventKinds::EventKinds(Simulator& sim)
       retransmit(sim.kind("geode.retransmit")),
       app_message(sim.kind("geode.app_message")),
       self_check(sim.kind("geode.self_check")),
-      prepare_give_up(sim.kind("geode.prepare_give_up")) {}
+      prepare_give_up(sim.kind("geode.prepare_give_up")),
+      connection_eof(sim.kind("geode.connection_eof")),
+      send_error(sim.kind("geode.send_error")),
+      reconnect(sim.kind("geode.reconnect")) {}
 
 namespace {
 const NeighbourCheckArm& pick_arm(const GeodeConfig& c, size_t arm, Simulator& sim) {

@@ -25,7 +25,8 @@ class Member;
 
 struct EventKinds {
   EventKind heartbeat, monitor, check_wait, tcp_retry, collect, ack_timeout, partition_shutdown,
-      join_retry, retransmit, app_message, self_check, prepare_give_up;
+      join_retry, retransmit, app_message, self_check, prepare_give_up, connection_eof,
+      send_error, reconnect;
   explicit EventKinds(Simulator& sim);
 };
 

@@ -32,12 +32,58 @@ GeodeRecorder::GeodeRecorder(World& world, size_t initial_members)
     : world_(world),
       initial_members_(initial_members),
       participating_(world.hosts.size(), false),
-      views_(world.hosts.size()) {}
+      views_(world.hosts.size()),
+      identity_(world.hosts.size(), 0),
+      ever_member_(world.hosts.size(), false),
+      awaiting_rejoin_(world.hosts.size(), false),
+      out_since_(world.hosts.size()),
+      out_total_(world.hosts.size(), Duration::zero()) {}
+
+uint32_t GeodeRecorder::current_incarnation(NodeId n) const {
+  // The host incarnation plus the reconnects of its current process (member.h).
+  return world_.hosts.incarnation(n) | (identity_[n] & ~kHostIncarnationMask);
+}
 
 bool GeodeRecorder::alive(const MemberId& m) const {
   const net::Hosts& h = world_.hosts;
-  return m.node < h.size() && !h.is_crashed(m.node) && h.incarnation(m.node) == m.incarnation &&
+  return m.node < h.size() && !h.is_crashed(m.node) && current_incarnation(m.node) == m.incarnation &&
          participating_[m.node];
+}
+
+void GeodeRecorder::set_out(NodeId n, bool out, SimTime t) {
+  if (!ever_member_[n]) return;
+  if (out) {
+    if (!out_since_[n]) out_since_[n] = t;
+    return;
+  }
+  if (!out_since_[n]) return;
+  const SimTime from = std::max(*out_since_[n], world_.warmup_end);
+  const SimTime to = std::min(t, world_.horizon);
+  if (to > from) out_total_[n] = out_total_[n] + (to - from);
+  out_since_[n].reset();
+}
+
+double GeodeRecorder::out_of_view_s(NodeId n) const {
+  Duration d = out_total_[n];
+  if (out_since_[n]) {
+    const SimTime from = std::max(*out_since_[n], world_.warmup_end);
+    const SimTime to = std::min(world_.sim.now(), world_.horizon);
+    if (to > from) d = d + (to - from);
+  }
+  return d.seconds();
+}
+
+size_t GeodeRecorder::participating_now() const {
+  size_t k = 0;
+  for (NodeId n = 0; n < participating_.size(); ++n)
+    if (participating_[n] && !world_.hosts.is_crashed(n)) ++k;
+  return k;
+}
+
+void GeodeRecorder::reconnect_started(SimTime t, NodeId n, const MemberId& id) {
+  identity_[n] = id.incarnation;
+  awaiting_rejoin_[n] = true;
+  if (measuring(t)) ++reconnects_;
 }
 
 void GeodeRecorder::message_sent(SimTime t, NodeId, Msg m, uint32_t bytes) {
@@ -70,6 +116,12 @@ void GeodeRecorder::view_installed(SimTime t, NodeId at, const std::shared_ptr<c
                                    bool created_here,
                                    const std::vector<MemberId>& removed) {
   participating_[at] = true;
+  ever_member_[at] = true;
+  set_out(at, false, t);
+  if (awaiting_rejoin_[at]) {
+    awaiting_rejoin_[at] = false;
+    if (measuring(t)) ++reconnects_completed_;
+  }
   views_[at] = v;
   if (created_here) {
     for (const MemberId& r : removed) {
@@ -88,8 +140,9 @@ void GeodeRecorder::view_installed(SimTime t, NodeId at, const std::shared_ptr<c
 
 void GeodeRecorder::disconnected(SimTime t, NodeId n, DisconnectReason why) {
   if (why == DisconnectReason::removed && !world_.hosts.is_crashed(n))
-    told_removed_alive_.push_back(MemberId{n, world_.hosts.incarnation(n), -1});
+    told_removed_alive_.push_back(MemberId{n, current_incarnation(n), -1});
   participating_[n] = false;
+  if (!world_.hosts.is_crashed(n)) set_out(n, true, t);
   if (measuring(t)) ++disconnects_[size_t(why)];
   check_survivors(t);
 }
@@ -102,15 +155,21 @@ void GeodeRecorder::on_crash(NodeId n) {
   const SimTime t = world_.sim.now();
   const bool was_member = participating_[n];
   participating_[n] = false;
+  set_out(n, false, t);  // a crashed host's down time is not "out of the view"
+  awaiting_rejoin_[n] = false;
   if (was_member && measuring(t)) {
-    const MemberId id{n, world_.hosts.incarnation(n), -1};
+    const MemberId id{n, current_incarnation(n), -1};
     const bool already = std::binary_search(suspected_.begin(), suspected_.end(), id);
     crashes_.push_back(CrashRecord{id, t, {}, {}, {}, already});
   }
   check_survivors(t);
 }
 
-void GeodeRecorder::on_recover(NodeId n, uint32_t) { participating_[n] = false; }
+void GeodeRecorder::on_recover(NodeId n, uint32_t) {
+  participating_[n] = false;
+  identity_[n] = 0;
+  set_out(n, true, world_.sim.now());  // joining: up but not in a view
+}
 
 void GeodeRecorder::check_survivors(SimTime t) {
   for (CrashRecord& c : crashes_) {
@@ -193,6 +252,18 @@ json GeodeRecorder::metrics() const {
   m["final_checks_count"] = final_checks_;
   m["final_checks_passed_count"] = final_checks_passed_;
   m["partition_declarations_count"] = partition_declarations_;
+  m["reconnects_count"] = reconnects_;
+  m["reconnects_completed_count"] = reconnects_completed_;
+  std::vector<double> out;
+  double out_sum = 0;
+  for (NodeId n = 0; n < ever_member_.size(); ++n)
+    if (ever_member_[n]) {
+      out.push_back(out_of_view_s(n));
+      out_sum += out.back();
+    }
+  m["out_of_view_s"] = summarize(out);
+  m["out_of_view_member_s"] = out_sum;
+  m["members_in_view_at_horizon_count"] = participating_now();
   m["messages_per_member_per_s"] = msgs;
   m["bytes_per_member_per_s"] = bytes;
   return m;

@@ -28,6 +28,13 @@
 //   detection sample and no undetected count: the removal it gets was started by the false
 //   suspicion, and counting it would reward arms that suspect a lot (as Chen's T_D = 0 does
 //   for the heartbeat detectors). The detection summaries are over the other crashes.
+// - auto-reconnect (issue 26): reconnects_count = re-joins started by disconnected members
+//   (a new identity each), reconnects_completed_count = those whose new identity installed a
+//   view; out_of_view_s = per node that was ever a member, the time in the measurement window
+//   during which its host was up (running, paused, sick or playing dead) but no identity of
+//   it participated (removed, disconnected, waiting to reconnect or joining), summarised over
+//   those nodes, with out_of_view_member_s their sum; members_in_view_at_horizon_count = the
+//   nodes participating at the end of the run.
 
 #include <array>
 #include <optional>
@@ -64,6 +71,7 @@ class GeodeRecorder final : public Signals, public net::HostListener {
                       const std::vector<MemberId>& removed) override;
   void disconnected(SimTime t, NodeId n, DisconnectReason why) override;
   void partition_declared(SimTime t, NodeId coordinator) override;
+  void reconnect_started(SimTime t, NodeId n, const MemberId& id) override;
   // HostListener.
   void on_crash(NodeId n) override;
   void on_recover(NodeId n, uint32_t incarnation) override;
@@ -79,11 +87,20 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   uint64_t final_checks_passed() const { return final_checks_passed_; }
   uint64_t partition_declarations() const { return partition_declarations_; }
   uint64_t disconnects(DisconnectReason why) const { return disconnects_[size_t(why)]; }
+  uint64_t reconnects() const { return reconnects_; }
+  uint64_t reconnects_completed() const { return reconnects_completed_; }
+  // Seconds node n has spent out of the view (host up, not participating) in the window up
+  // to now (or the horizon, whichever is earlier).
+  double out_of_view_s(NodeId n) const;
+  size_t participating_now() const;
 
  private:
   bool measuring(SimTime t) const { return t >= world_.warmup_end; }
   bool alive(const MemberId& m) const;
   void check_survivors(SimTime t);
+  // Out-of-view bookkeeping: node n's participation or host state changed at t.
+  void set_out(NodeId n, bool out, SimTime t);
+  uint32_t current_incarnation(NodeId n) const;
 
   World& world_;
   size_t initial_members_;
@@ -100,6 +117,13 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   uint64_t final_checks_passed_ = 0;
   uint64_t partition_declarations_ = 0;
   std::array<uint64_t, 2> disconnects_{};
+  uint64_t reconnects_ = 0;
+  uint64_t reconnects_completed_ = 0;
+  std::vector<uint32_t> identity_;                 // by node: current member incarnation
+  std::vector<bool> ever_member_;                  // by node
+  std::vector<bool> awaiting_rejoin_;              // by node: reconnect started, no view yet
+  std::vector<std::optional<SimTime>> out_since_;  // by node: out of the view since
+  std::vector<Duration> out_total_;                // by node: closed out-of-view time
   std::array<uint64_t, kMsgCount> messages_{};
   std::array<uint64_t, kMsgCount> bytes_{};
 };

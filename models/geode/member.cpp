@@ -62,6 +62,13 @@ void Member::send(Msg m, const MemberId& to, size_t ids,
     fn(dst);
   };
   net::Network& net = shared_.world.net;
+  if (source_rules() && shared_.config.unreachable_send_errors &&
+      shared_.world.hosts.is_crashed(to.node)) {
+    // The datagram cannot leave (host unreachable): the transport's IOException reaches
+    // JGroupsMessenger.handleJGroupsIOException. Handled as its own event at this instant,
+    // not inside the caller's loop over recipients.
+    after(Duration::zero(), shared_.kinds.send_error, [this, to] { on_send_error(to); });
+  }
   const bool reliable = msg_reliable(m) || (reliable_reply && source_rules());
   if (!reliable) {
     net.send_unreliable(node_, to.node, shared_.types[m], bytes, std::move(deliver));
@@ -89,7 +96,7 @@ void Member::send_retransmitted(NodeId dst, uint32_t dst_incarnation, net::MsgTy
   state->next = after(r, shared_.kinds.retransmit, [=, this] {
     if (state->delivered) return;
     const net::Hosts& h = shared_.world.hosts;
-    if (h.is_crashed(dst) || h.incarnation(dst) != dst_incarnation) return;
+    if (h.is_crashed(dst) || h.incarnation(dst) != host_incarnation(dst_incarnation)) return;
     send_retransmitted(dst, dst_incarnation, type, bytes, deliver, state, give_up);
   });
 }
@@ -111,6 +118,8 @@ void Member::reset_state() {
   neighbour_checks_.clear();
   availability_.clear();
   detectors_.clear();
+  peers_out_.clear();
+  reconnect_pending_ = false;
 }
 
 void Member::start(const std::shared_ptr<const View>& initial_view, Duration start_offset) {
@@ -122,12 +131,43 @@ void Member::start(const std::shared_ptr<const View>& initial_view, Duration sta
 }
 
 void Member::on_crash() {
+  if (source_rules() && shared_.config.peer_connections && !shared_.config.crash_is_host)
+    close_connections_on_crash();
   reset_state();
   joining_ = false;
 }
 
+void Member::close_connections_on_crash() {
+  net::Network& net = shared_.world.net;
+  net::Hosts& hosts = shared_.world.hosts;
+  for (const MemberId& peer : peers_out_) {
+    if (hosts.is_crashed(peer.node) || net.cut(node_, peer.node)) continue;
+    const Duration d = net.draw_latency(node_, peer.node);
+    hosts.schedule_after(peer.node, d, shared_.kinds.connection_eof,
+                         [&sh = shared_, peer, gone = me_] {
+                           Member& k = sh.at(peer.node);
+                           if (k.accepts(peer)) k.on_peer_connection_lost(gone);
+                         });
+  }
+}
+
+void Member::on_peer_connection_lost(const MemberId& peer) {
+  if (!participating() || !source_rules()) return;
+  trace("connection_lost", {{"peer", peer.node}, {"incarnation", peer.incarnation}});
+  if (!in_view(peer)) return;  // memberExists
+  check_if_available(peer, [](bool) {}, /*assume_final_checking_available=*/true);
+}
+
+void Member::on_send_error(const MemberId& to) {
+  if (!participating() || !source_rules() || !in_view(to)) return;
+  if (final_checking(to)) return;  // checkIfAvailable(.., true): someone is checking
+  trace("send_error", {{"to", to.node}});
+  start_final_check(to, me_);
+}
+
 void Member::on_recover(uint32_t incarnation) {
   reset_state();
+  reconnects_ = 0;
   me_ = MemberId{node_, incarnation, -1};
   disconnected_ = false;
   if (!ever_member_) return;  // never a member: stays idle
@@ -195,7 +235,13 @@ void Member::send_app_message() {
   shared_.world.net.send_reliable(node_, to.node, shared_.app_type, kHeaderBytes + 200,
                                   [&sh = shared_, to, from = me_] {
                                     Member& d = sh.at(to.node);
-                                    if (d.accepts(to)) d.on_app_message(from);
+                                    if (!d.accepts(to)) return;
+                                    // The connection from -> to is established (and kept).
+                                    if (sh.config.peer_connections && sh.config.source_rules()) {
+                                      Member& s = sh.at(from.node);
+                                      if (s.accepts(from)) s.peers_out_.insert(to);
+                                    }
+                                    d.on_app_message(from);
                                   });
 }
 

@@ -26,8 +26,15 @@
 //   marks its subject suspected and moves the watch past it while it runs; removal requests
 //   go to the preferred coordinators; the quorum check runs when any member installs a
 //   view; ticks missed during a pause run back to back at the resume.
-// - Disconnected (told it is removed, or a declared partition): the member stops for good;
-//   its TCP check answers "error". It does not re-join (a simplification).
+// - Disconnected (told it is removed, or a declared partition): the member stops; its TCP
+//   check answers "error". With auto_reconnect (default) it re-joins after
+//   GeodeConfig::reconnect_wait() as a new identity (incarnation = host incarnation +
+//   reconnects << kReconnectShift), through the re-join below.
+// - Peer connections (source rules, peer_connections): a member records a connection to each
+//   member its application messages reached; when its process crashes (crash_kind
+//   "process") each of those gets an EOF one latency later (not across a partition) and
+//   verifies it (on_peer_connection_lost). unreachable_send_errors: a membership message to
+//   a crashed host fails at the sender, which final-checks the destination (on_send_error).
 // - Re-join (a simplification of GMSJoinLeave): a recovered host is a new incarnation with
 //   empty state. It sends a JoinRequest to the coordinator of the last view its host knew
 //   (then round-robin over that view's nodes, every join_retry) until a view admits it; a
@@ -86,6 +93,12 @@ class Member {
   bool suspects(const MemberId& m) const { return suspected_.count(m) > 0; }
   const std::set<MemberId>& recorded_suspects() const { return recorded_; }
   bool is_coordinator() const;
+  // Geode's GMSJoinLeave.isMemberLeaving (GMSJoinLeave.java:554-571) as far as fdsim models
+  // it: m is not in the installed view, or a removal request for it was seen (pending or
+  // in removedMembers). Leave requests are not modelled.
+  bool member_leaving(const MemberId& m) const {
+    return !in_view(m) || removal_requested_.count(m) > 0;
+  }
   // Geode's membersInFinalCheck: a final check of m runs here (source rules: or the
   // prepare's availability check of m).
   bool final_checking(const MemberId& m) const;
@@ -104,8 +117,13 @@ class Member {
   // attempt plus a HeartbeatRequest; if it fails without contact since the start, a
   // self-check: if that passes, `target` stays suspected and a suspicion is initiated (the
   // final check follows), result false; if it fails, result true. A member being removed
-  // (or not in the view) fails at once.
-  void check_if_available(const MemberId& target, std::function<void(bool)> done);
+  // (or not in the view) fails at once. `assume_final_checking_available` is Geode's
+  // assumeMembersInFinalCheckAreAvailable (GMSHealthMonitor.java:676-683): when true, a
+  // member already in a final or availability check here passes at once ("someone is
+  // checking"). The prepare's check passes false (GMSJoinLeave.java:1826-1830),
+  // GMSMembership.verifyMember true (GMSMembership.java:1263-1267, the 3-argument overload).
+  void check_if_available(const MemberId& target, std::function<void(bool)> done,
+                          bool assume_final_checking_available = false);
 
   // --- Message handlers (run on this member's host on arrival). ---
   void on_heartbeat(const MemberId& from, int64_t request_id, uint64_t seq, SimTime send_time);
@@ -122,6 +140,21 @@ class Member {
   // An application message on the direct channel (GMSMembership.processMessage): contact,
   // stamped with the last tick (source rules only).
   void on_app_message(const MemberId& from);
+  // The reader of a connection from `peer` saw EOF (peer's process died; Connection.java
+  // run() -> initiateSuspicionIfSharedUnordered, ~1517/~1849): GMSMembership.suspectMember
+  // -> verifyMember (GMSMembership.java:1245-1267): if `peer` is in my view,
+  // checkIfAvailable(peer, reason, initiateRemoval = false), i.e. check_if_available with
+  // members in a final check assumed available. Source rules and peer_connections only.
+  void on_peer_connection_lost(const MemberId& peer);
+  // A membership datagram to `to` failed at the sender (unreachable host): JGroupsMessenger
+  // .handleJGroupsIOException (JGroupsMessenger.java:498-528): if `to` is in my view,
+  // checkIfAvailable(to, reason, initiateRemoval = true): a final check unless one runs.
+  void on_send_error(const MemberId& to);
+  // Members this process holds outbound application connections to (peer_connections).
+  const std::set<MemberId>& connected_peers() const { return peers_out_; }
+  // Auto-reconnects of the current process (reset when its host restarts).
+  uint32_t reconnects() const { return reconnects_; }
+  bool reconnect_pending() const { return reconnect_pending_; }
   // The TCP final check, served on this host: OK iff `target` is this member (node,
   // incarnation and join view id) and it is still a member.
   int64_t serve_tcp_check(const MemberId& target) const;
@@ -208,6 +241,12 @@ class Member {
   void install_view(const std::shared_ptr<const View>& v, const std::vector<MemberId>& removed,
                     bool created_here);
   void forced_disconnect(DisconnectReason why);
+  // Auto-reconnect (InternalDistributedSystem.reconnect, IDS.java:2471-2560): after
+  // reconnect_wait() a disconnected member re-joins with a new identity.
+  void reconnect();
+  // A process crash closes this member's outbound connections: each live receiver gets EOF
+  // one latency later (not across a partition).
+  void close_connections_on_crash();
   void send_join();
 
   Shared& shared_;
@@ -234,6 +273,10 @@ class Member {
   uint64_t heartbeat_seq_ = 0;
   SimTime last_tick_;
   SimTime next_tick_;
+
+  std::set<MemberId> peers_out_;  // outbound application connections (peer_connections)
+  uint32_t reconnects_ = 0;
+  bool reconnect_pending_ = false;
 
   // Survives crashes: what the host remembers for re-joining.
   std::shared_ptr<const View> last_view_;  // the last installed view (its coordinator first)

@@ -16,6 +16,15 @@
 
 namespace fdsim::geode {
 
+// A member identity's incarnation: the host's incarnation in the low bits, the number of
+// auto-reconnects of that process above them (0 for a process that never reconnected, so
+// identities without reconnects are the host incarnation, as before issue 26).
+inline constexpr uint32_t kReconnectShift = 20;
+inline constexpr uint32_t kHostIncarnationMask = (1u << kReconnectShift) - 1;
+inline uint32_t host_incarnation(uint32_t member_incarnation) {
+  return member_incarnation & kHostIncarnationMask;
+}
+
 struct MemberId {
   NodeId node = kNoNode;
   uint32_t incarnation = 0;

@@ -35,14 +35,20 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
     return;
   }
   if (!in_view(from)) {
-    // Source rules: a suspicion from a member that is no longer in my view (and joined no
-    // later than it) makes me request its removal (JoinLeave.remove of the sender, which
-    // tells a non-member it is removed).
-    if (source_rules() && from.join_view >= 0 && view_->id >= from.join_view) {
-      trace("suspicion_from_non_member", {{"from", from.node}});
-      request_removal(from);
+    // Source rules (GMSHealthMonitor.java:1108-1115): a suspicion from a member that is no
+    // longer in my view (and joined no later than it) makes me request its removal
+    // (JoinLeave.remove of the sender, which tells a non-member it is removed). A sender
+    // that joined in a view newer than mine is processed as usual (it is a member I do not
+    // know of yet).
+    const bool newer = source_rules() && from.join_view > view_->id;
+    if (!newer) {
+      if (source_rules() && from.join_view >= 0 && view_->id >= from.join_view) {
+        trace("suspicion_from_non_member", {{"from", from.node}});
+        request_removal(from);
+      }
+      return;
     }
-    return;
+    trace("suspicion_from_newer_member", {{"from", from.node}, {"join_view", from.join_view}});
   }
   if (!(from == me_) && sick()) {
     trace("ignored_sick", {{"msg", "suspect_members"}, {"from", from.node}});
@@ -251,7 +257,12 @@ void Member::tell_final_check_passed(const MemberId& suspect) {
   }
 }
 
-void Member::check_if_available(const MemberId& target, std::function<void(bool)> done) {
+void Member::check_if_available(const MemberId& target, std::function<void(bool)> done,
+                                bool assume_final_checking_available) {
+  if (assume_final_checking_available && participating() && final_checking(target)) {
+    done(true);  // GMSHealthMonitor.java:678-680: status unknown, but someone is checking
+    return;
+  }
   if (!participating() || !in_view(target) || removal_requested_.count(target) ||
       target == me_) {
     done(false);  // isMemberLeaving

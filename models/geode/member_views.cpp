@@ -63,7 +63,18 @@ void Member::on_remove_member(const MemberId& from, const MemberId& target) {
     forced_disconnect(DisconnectReason::removed);
     return;
   }
-  if (!in_view(target)) return;
+  if (!in_view(target)) {
+    // Source rules (GMSJoinLeave.java:761-767): the coordinator tells a target outside its
+    // view ("removing a rogue process") at once that it is removed. (Geode also records the
+    // request, so the next view creation tells it once more; that second message is not
+    // modelled: the rogue has disconnected on the first.)
+    if (source_rules() && is_coordinator() && target.valid()) {
+      trace("removal_of_rogue", {{"target", target.node}, {"from", from.node}});
+      send(Msg::remove_member, target, 1,
+           [from = me_, target](Member& d) { d.on_remove_member(from, target); });
+    }
+    return;
+  }
   if (is_coordinator()) {
     removal_requested_.insert(target);
     creator_->queue_removal(target);
@@ -145,7 +156,14 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
   for (auto it = detectors_.begin(); it != detectors_.end();)
     it = v.contains(it->first) ? std::next(it) : detectors_.erase(it);
   recorded_.clear();
-  removal_requested_.clear();
+  if (source_rules()) {
+    // GMSJoinLeave.java:1590-1597 (removeMembersFromCollectionIfNotInView): removedMembers
+    // keeps every member still in the new view; only departed members are forgotten.
+    for (auto it = removal_requested_.begin(); it != removal_requested_.end();)
+      it = v.contains(*it) ? std::next(it) : removal_requested_.erase(it);
+  } else {
+    removal_requested_.clear();
+  }
 
   view_ = shared_view;
   last_view_ = shared_view;
@@ -161,6 +179,10 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
     creator_->deactivate();
   recompute_neighbour();
   shared_.signals.view_installed(now(), node_, shared_view, created_here, removed);
+  // Source rules (GMSJoinLeave.java:1547-1557): a member that did not create the view checks
+  // whether it should coordinate once the members it knows are being removed are gone.
+  if (source_rules() && !created_here && !(v.coordinator == me_) && !removal_requested_.empty())
+    consider_take_over(MemberId{});
 }
 
 void Member::forced_disconnect(DisconnectReason why) {
@@ -171,10 +193,40 @@ void Member::forced_disconnect(DisconnectReason why) {
   disconnected_ = true;
   joining_ = false;
   shared_.signals.disconnected(now(), node_, why);
+  if (shared_.config.auto_reconnect) {
+    reconnect_pending_ = true;
+    after(shared_.config.reconnect_wait(), shared_.kinds.reconnect, [this] { reconnect(); });
+  }
+}
+
+void Member::reconnect() {
+  // InternalDistributedSystem.reconnect (IDS.java:2516-2600): after a forced disconnect the
+  // attempt limit max-num-reconnect-tries is not checked (the check is inside
+  // `if (!forcedDisconnect)`, ~2520-2540); the wait is reconnect_wait(); connectInternal
+  // joins as a new member. The join retries (join_retry) until a view admits it.
+  if (!disconnected_ || shared_.world.hosts.is_crashed(node_)) return;
+  const uint32_t n = reconnects_ + 1;
+  reset_state();
+  reconnects_ = n;
+  me_ = MemberId{node_, shared_.world.hosts.incarnation(node_) | (n << kReconnectShift), -1};
+  disconnected_ = false;
+  joining_ = true;
+  join_attempts_ = 0;
+  last_tick_ = now();
+  trace("reconnect", {{"attempt", n}, {"incarnation", me_.incarnation}});
+  shared_.signals.reconnect_started(now(), node_, me_);
+  start_loops(Duration::zero());
+  send_join();
 }
 
 void Member::on_network_partition(const MemberId& from) {
   if (!participating()) return;
+  // Source rules (GMSJoinLeave.java:1462-1469): a NetworkPartition message from a member
+  // outside the installed view is ignored.
+  if (source_rules() && !in_view(from)) {
+    trace("partition_from_non_member_ignored", {{"from", from.node}});
+    return;
+  }
   trace("partition_announced", {{"from", from.node}});
   forced_disconnect(DisconnectReason::partition);
 }
@@ -197,7 +249,8 @@ void Member::send_join() {
   if (candidates.empty()) return;
   const NodeId target = candidates[join_attempts_ % candidates.size()];
   ++join_attempts_;
-  const MemberId to{target, shared_.world.hosts.incarnation(target), -1};
+  // Addressed to the process now on that host (its current identity, reconnects included).
+  const MemberId to{target, shared_.at(target).id().incarnation, -1};
   send(Msg::join_request, to, 1,
        [me = me_](Member& d) { d.on_join_request(me, me); });
   after(shared_.config.join_retry, shared_.kinds.join_retry, [this] { send_join(); });

@@ -34,6 +34,8 @@ class Signals {
   // A live member stopped participating (told it is removed, or a declared partition).
   virtual void disconnected(SimTime, NodeId, DisconnectReason) {}
   virtual void partition_declared(SimTime, NodeId /*coordinator*/) {}
+  // A disconnected member starts re-joining under the new identity `id` (auto-reconnect).
+  virtual void reconnect_started(SimTime, NodeId, const MemberId& /*id*/) {}
 };
 
 }  // namespace fdsim::geode

@@ -197,12 +197,11 @@ void ViewCreator::prepare(View v) {
     std::vector<MemberId> pending;
     for (const MemberId& r : pending_removals_)
       if (!listed(removed, r)) pending.push_back(r);
-    processor_.process_pending_requests(pending);
+    processor_.process_pending_requests({}, pending);
     ack_wait_ = true;
-    if (!processor_.waiting()) {
-      wait_over();
-      return;
-    }
+    // No early end here even if every recipient already has a queued removal: Geode's
+    // processPendingRequests does not call checkIfDone (GMSJoinLeave.java:1974-1989), so the
+    // wait runs to the next reply/suspicion/removal request or to view_ack_timeout.
   }
   ack_timer_ = timer_at(m_.now() + m_.shared_.config.view_ack_timeout,
                         m_.shared_.kinds.ack_timeout,
@@ -258,11 +257,14 @@ void ViewCreator::remove_healthy(std::set<MemberId> unresponsive) {
   healthy_phase_ = true;
   healthy_suspects_ = std::move(unresponsive);
   const uint64_t round = ++healthy_round_;
-  std::vector<MemberId> to_check;
+  // filterMembers (GMSJoinLeave.java:2838-2851): members with a pending removal request are
+  // "matching" (Geode's testFlagForRemovalRequest) and are not checked.
+  std::vector<MemberId> to_check, filtered;
   for (const MemberId& m : healthy_suspects_)
-    if (!listed(pending_removals_, m)) to_check.push_back(m);
-  m_.trace("view_availability_checks",
-           {{"view_id", preparing_.id}, {"checking", nodes_of(to_check)}});
+    (listed(pending_removals_, m) ? filtered : to_check).push_back(m);
+  m_.trace("view_availability_checks", {{"view_id", preparing_.id},
+                                        {"checking", nodes_of(to_check)},
+                                        {"pending_removal", nodes_of(filtered)}});
   if (to_check.empty()) {
     finish_prepare();
     return;

@@ -27,8 +27,10 @@
 //   request_collection).
 // - Joins: the joiner's old identity is not dropped (failure detection removes it).
 // - Prepare: the wait (ViewReplyProcessor, view_reply.h) ends early as soon as every member
-//   that has not acked is a pending removal: a removal request was queued for it, or a
-//   final or availability check of it started on this member. If some did not ack, those
+//   that has not acked is a pending removal (a removal request was queued for it, or a
+//   final or availability check of it started on this member), checked at each reply,
+//   suspicion or removal request; removals already queued when the prepare starts do not end
+//   it by themselves (processPendingRequests has no checkIfDone). If some did not ack, those
 //   without a pending removal get one availability check each (Member::check_if_available,
 //   in parallel); the phase ends when every one passed, or every one left has a pending
 //   removal, or view_ack_timeout after it began. The members left (failed, or with a pending

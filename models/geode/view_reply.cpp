@@ -12,10 +12,12 @@ void ViewReplyProcessor::initialize(int64_t view_id, std::set<MemberId> recipien
   pending_removals_.clear();
 }
 
-void ViewReplyProcessor::process_pending_requests(const std::vector<MemberId>& removals) {
+void ViewReplyProcessor::process_pending_requests(const std::vector<MemberId>& leaves,
+                                                  const std::vector<MemberId>& removals) {
+  // GMSJoinLeave.java:1974-1989: no checkIfDone here.
+  for (const MemberId& m : leaves) not_replied_.erase(m);
   for (const MemberId& m : removals)
     if (not_replied_.count(m)) pending_removals_.insert(m);
-  check_if_done();
 }
 
 void ViewReplyProcessor::member_suspected(const MemberId& m) {
@@ -29,6 +31,12 @@ void ViewReplyProcessor::member_suspected(const MemberId& m) {
 void ViewReplyProcessor::process_remove_request(const MemberId& m) {
   if (!waiting_) return;
   pending_removals_.insert(m);
+  check_if_done();
+}
+
+void ViewReplyProcessor::process_leave_request(const MemberId& m) {
+  if (!waiting_) return;
+  not_replied_.erase(m);
   check_if_done();
 }
 

@@ -43,25 +43,7 @@ TEST(GeodeMirror, TcpCheckMemberTriesUntilTimeout) {
   EXPECT_EQ(served, 11u);
 }
 
-TEST(GeodeMirror, MemberIsExaminedAgainAfterPassingAvailabilityCheck) {
-  // m1 passes a final check (it is alive), then stops: it is suspected again and its removal
-  // is requested because it does not answer heartbeat requests.
-  Harness h(geode_test_config());
-  h.at(at_ms(1000), [&] { h.m(3).start_final_check(mid(1), mid(3)); });
-  h.at(at_ms(1500), [&] { h.hosts.crash(1); });
-  h.run_until_s(8);
-  const auto passed = h.first("final_check_passed", 3, [](const json& r) { return about(r, "suspect", 1); });
-  ASSERT_TRUE(passed);
-  EXPECT_EQ(Harness::time_of(*passed), at_ms(1002));
-  const auto suspected = h.first("suspect", std::nullopt, [](const json& r) { return about(r, "suspect", 1); });
-  ASSERT_TRUE(suspected);
-  EXPECT_GT(Harness::time_of(*suspected), at_ms(1500));
-  const auto removal = h.first("removal_requested", std::nullopt,
-                               [](const json& r) { return about(r, "target", 1); });
-  ASSERT_TRUE(removal);
-  EXPECT_GT(Harness::time_of(*removal), Harness::time_of(*suspected));
-  EXPECT_FALSE(h.m(0).view()->contains(mid(1)));
-}
+// MemberIsExaminedAgainAfterPassingAvailabilityCheck: mirror26_test.cpp (Geode's mechanism).
 
 TEST(GeodeMirror, FinalCheckFailureLeavesMemberAsSuspect) {
   Harness h(geode_test_config());
@@ -209,35 +191,75 @@ TEST(GeodeMirror, RemoveMemberNotCalledBeforeTimeout) {
 // --- GMSJoinLeaveJUnitTest ---
 
 TEST(GeodeMirror, ViewReplyProcessor) {
-  // Geode: a member suspected, one leaving, one with a removal request and one reply end the
-  // wait. fdsim has no leave requests: the fourth recipient replies instead.
+  // GMSJoinLeaveJUnitTest.testViewReplyProcessor: one recipient suspected, one leaving, one
+  // with a removal request and one reply end the wait.
   ViewReplyProcessor p;
-  const std::set<MemberId> recips{mid(0), mid(1), mid(2), mid(3)};
-  p.initialize(1, recips);
+  p.initialize(1, {mid(0), mid(1), mid(2), mid(3)});
   EXPECT_TRUE(p.waiting());
   p.member_suspected(mid(0));
-  p.process_view_response(7, mid(1));  // another view's ack: ignored
-  EXPECT_TRUE(p.waiting());
-  p.process_view_response(1, mid(1));
+  p.process_leave_request(mid(1));
   p.process_remove_request(mid(2));
-  EXPECT_TRUE(p.waiting());  // m3 has neither replied nor a pending removal
   p.process_view_response(1, mid(3));
   EXPECT_FALSE(p.waiting());
   EXPECT_EQ(p.finish_wait(), (std::set<MemberId>{mid(0), mid(2)}));
-  EXPECT_EQ(p.not_replied(), (std::set<MemberId>{mid(0), mid(2)}));
-  // processPendingRequests: a queued removal of a recipient counts from the start.
+}
+
+TEST(GeodeMirror, ViewReplyProcessor2) {
+  // GMSJoinLeaveJUnitTest.testViewReplyProcessor2: processPendingRequests with m0 leaving and
+  // m1 a pending removal, then replies from m2 and m3: not waiting.
+  ViewReplyProcessor p;
+  p.initialize(1, {mid(0), mid(1), mid(2), mid(3)});
+  EXPECT_TRUE(p.waiting());
+  p.process_pending_requests({mid(0)}, {mid(1)});
+  p.process_view_response(1, mid(2));
+  p.process_view_response(1, mid(3));
+  EXPECT_FALSE(p.waiting());
+}
+
+TEST(GeodeMirror, ProcessPendingRequestsDoesNotEndTheWait) {
+  // GMSJoinLeave.java:1974-1989: processPendingRequests never calls checkIfDone, so a wait
+  // whose only non-replier is a queued removal goes on until a reply, suspicion or removal
+  // request checks it, or the ack timeout ends it (then: non-repliers plus removals).
   ViewReplyProcessor q;
   q.initialize(2, {mid(4)});
-  q.process_pending_requests({mid(4), mid(5)});
-  EXPECT_FALSE(q.waiting());
+  q.process_pending_requests({}, {mid(4), mid(5)});
+  EXPECT_TRUE(q.waiting());
+  EXPECT_EQ(q.pending_removals(), (std::set<MemberId>{mid(4)}));  // m5 is not a recipient
+  q.member_suspected(mid(4));  // already a pending removal: no checkIfDone (~1996)
+  EXPECT_TRUE(q.waiting());
   EXPECT_EQ(q.finish_wait(), (std::set<MemberId>{mid(4)}));
-  // Without early end, the ack timeout returns the silent members.
+  // A view response of another view is ignored; the ack timeout returns the silent members.
   ViewReplyProcessor r;
   r.initialize(3, {mid(4), mid(5)});
+  r.process_view_response(7, mid(4));
   r.process_view_response(3, mid(5));
   EXPECT_TRUE(r.waiting());
   EXPECT_EQ(r.finish_wait(), (std::set<MemberId>{mid(4)}));
   EXPECT_FALSE(r.waiting());
+}
+
+TEST(GeodeMirror, PrepareWithOnlyQueuedRemovalsWaitsForTheAckTimeout) {
+  // The coordinator's view-prepare wait (GMSJoinLeave.sendView ~985-989 + waitForResponses
+  // ~2056): m0..m3, partition detection off, view_ack_timeout 600 ms. View 2 removes m3; m2
+  // plays dead and does not ack, so its availability check fails and view 3 = {m0, m1} is
+  // prepared; meanwhile a removal of m1 was queued and m1 plays dead. View 3's only recipient
+  // is a queued removal: Geode waits the whole ack timeout before view 4 drops m1.
+  GeodeConfig c = config(Profile::current, 4);
+  c.partition_detection = false;
+  c.view_ack_timeout = Duration::ms(600);
+  Harness h(c);
+  h.at(at_ms(1000), [&] { h.m(0).request_removal(mid(3)); });
+  h.at(at_ms(1250), [&] { h.hosts.set_play_dead(2, true); });
+  h.at(at_ms(2000), [&] { h.m(0).on_remove_member(mid(2), mid(1)); });
+  h.at(at_ms(2400), [&] { h.hosts.set_play_dead(1, true); });
+  h.run_until_s(6);
+  const auto v3 = h.first("view_prepare", 0, [](const json& r) { return r["view_id"] == 3; });
+  ASSERT_TRUE(v3);
+  EXPECT_EQ((*v3)["members"], json::array({0, 1}));
+  const auto v4 = h.first("view_prepare", 0, [](const json& r) { return r["view_id"] == 4; });
+  ASSERT_TRUE(v4);
+  EXPECT_EQ((*v4)["members"], json::array({0}));
+  EXPECT_EQ(Harness::time_of(*v4), Harness::time_of(*v3) + c.view_ack_timeout);
 }
 
 TEST(GeodeMirror, NoViewAckCausesRemovalMessage) {

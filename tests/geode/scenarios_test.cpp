@@ -120,12 +120,17 @@ TEST(GeodeScenarios, OneWayPartition_CutOffMemberIsRemovedAndDisconnects) {
   const Loaded l = load("one-way-partition.json");
   ScenarioRun r(l);
   EXPECT_EQ(r.model.recorder().false_removals(), 1u);
-  EXPECT_TRUE(r.model.member(5).disconnected());
-  EXPECT_FALSE(r.model.member(0).view()->contains_node(5));
-  for (NodeId n = 0; n < 10; ++n) {
-    if (n == 5) continue;
-    EXPECT_TRUE(r.model.member(n).participating()) << n;
-  }
+  const auto d = r.first("forced_disconnect", 5);
+  ASSERT_TRUE(d);
+  EXPECT_FALSE(r.model.member(0).view()->contains(MemberId{5, 0, -1}));
+  // Auto-reconnect (issue 26): 60 s after the disconnect, with the partition healed at 70 s,
+  // m5 re-joins as a new identity.
+  const auto rc = r.first("reconnect", 5);
+  ASSERT_TRUE(rc);
+  EXPECT_EQ(Harness::time_of(*rc), Harness::time_of(*d) + Duration::s(60));
+  EXPECT_EQ(r.model.member(5).reconnects(), 1u);
+  EXPECT_TRUE(r.model.member(0).view()->contains(MemberId{5, 1u << kReconnectShift, -1}));
+  for (NodeId n = 0; n < 10; ++n) EXPECT_TRUE(r.model.member(n).participating()) << n;
 }
 
 TEST(GeodeScenarios, PartitionQuorumLoss_CoordinatorSideShutsDownOtherSideTakesOver) {
@@ -134,7 +139,14 @@ TEST(GeodeScenarios, PartitionQuorumLoss_CoordinatorSideShutsDownOtherSideTakesO
   const auto declared = r.first("partition_declared", 0);
   ASSERT_TRUE(declared);
   EXPECT_EQ(r.model.recorder().partition_declarations(), 1u);
-  for (NodeId n : {0u, 1u, 2u}) EXPECT_TRUE(r.model.member(n).disconnected()) << n;
+  // Disconnected, then (auto-reconnect, 60 s later) re-joining in vain: the partition does
+  // not heal, so no view admits them.
+  for (NodeId n : {0u, 1u, 2u}) {
+    EXPECT_TRUE(r.first("forced_disconnect", n)) << n;
+    EXPECT_EQ(r.model.member(n).reconnects(), 1u) << n;
+    EXPECT_TRUE(r.model.member(n).joining()) << n;
+    EXPECT_FALSE(r.model.member(n).participating()) << n;
+  }
   const View* v = r.model.member(9).view();
   ASSERT_TRUE(v);
   EXPECT_EQ(v->coordinator.node, 3u);

@@ -1,0 +1,166 @@
+// Issue 26 items 1-3: detection paths outside the ring (EOF on peer connections, send errors)
+// and auto-reconnect, on the `current` profile, M = 1000 ms, 1 ms constant delays, locators
+// m0 and m1 (m0 coordinates).
+#include <gtest/gtest.h>
+
+#include "tests/geode/harness.h"
+
+namespace fdsim::geode::test {
+namespace {
+
+GeodeConfig conn_config(size_t n = 7) {
+  GeodeConfig c = config(Profile::current, n);
+  c.locators = {0, 1};
+  return c;
+}
+
+// Time from the crash at `crash` to the coordinator's first view without node `n`.
+std::optional<Duration> removal_after(const Harness& h, NodeId n, SimTime crash) {
+  for (const json& r : h.records("view_installed", 0)) {
+    bool has = false;
+    for (const json& m : r["members"]) has = has || m == n;
+    if (!has && Harness::time_of(r) >= crash) return Harness::time_of(r) - crash;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST(GeodeConnections, ProcessCrashEofStartsVerifyMember) {
+  // With application traffic over kept connections, m4's process crash gives each member m4
+  // had sent to an EOF one latency later; verifyMember's availability check fails at once
+  // (refused), the self-check passes, the suspicion reaches the coordinator and its final
+  // check removes m4 after M: about M + collection instead of a neighbour check first.
+  GeodeConfig c = conn_config();
+  c.app_messages_per_s = 20;
+  ASSERT_TRUE(c.peer_connections);  // the current profile's default
+  Harness h(c);
+  h.at(at_ms(2000), [&] {
+    ASSERT_FALSE(h.m(4).connected_peers().empty());
+    h.hosts.crash(4);
+  });
+  h.run_until_s(6);
+  const auto eof = h.first("connection_lost", std::nullopt, [](const json& r) { return r["peer"] == 4; });
+  ASSERT_TRUE(eof);
+  EXPECT_EQ(Harness::time_of(*eof), at_ms(2001));
+  EXPECT_TRUE(h.first("availability_check_start", std::nullopt,
+                      [](const json& r) { return about(r, "suspect", 4) && r["t_ns"] == 2001000000; }));
+  const auto removed = removal_after(h, 4, at_ms(2000));
+  ASSERT_TRUE(removed);
+  EXPECT_LT(*removed, h.cfg.member_timeout + Duration::ms(400));
+  EXPECT_GE(*removed, h.cfg.member_timeout);
+}
+
+TEST(GeodeConnections, WithoutPeerConnectionsTheRingDetects) {
+  // The same run without the connection model: no EOF, removal through the ring (later).
+  GeodeConfig c = conn_config();
+  c.app_messages_per_s = 20;
+  c.peer_connections = false;
+  Harness h(c);
+  h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+  h.run_until_s(8);
+  EXPECT_FALSE(h.first("connection_lost"));
+  const auto removed = removal_after(h, 4, at_ms(2000));
+  ASSERT_TRUE(removed);
+  EXPECT_GE(*removed, h.cfg.member_timeout + Duration::ms(400));
+}
+
+TEST(GeodeConnections, HostCrashAndPauseGiveNoEof) {
+  for (const bool host : {true, false}) {
+    GeodeConfig c = conn_config();
+    c.app_messages_per_s = 20;
+    c.crash_is_host = host;
+    Harness h(c);
+    h.at(at_ms(2000), [&] {
+      if (host)
+        h.hosts.crash(4);
+      else
+        h.hosts.pause(4);
+    });
+    h.at(at_ms(2700), [&] {
+      if (!host) h.hosts.resume(4);
+    });
+    h.run_until_s(4);
+    EXPECT_FALSE(h.first("connection_lost")) << (host ? "host crash" : "pause");
+  }
+}
+
+TEST(GeodeConnections, UnreachableSendErrorStartsFinalCheck) {
+  // m4's host is unreachable: the first membership datagram sent to it after the crash (a
+  // heartbeat from m5 or m6, its ring successors, within M/2) fails at the sender, which
+  // final-checks m4 at once (JGroupsMessenger.handleJGroupsIOException).
+  GeodeConfig c = conn_config();
+  c.unreachable_send_errors = true;
+  c.crash_is_host = true;
+  Harness h(c);
+  h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+  h.run_until_s(6);
+  const auto err = h.first("send_error", std::nullopt, [](const json& r) { return r["to"] == 4; });
+  ASSERT_TRUE(err);
+  EXPECT_LE(Harness::time_of(*err), at_ms(2000) + h.cfg.heartbeat_period);
+  const auto fc = h.first("final_check_start", std::nullopt, [](const json& r) { return about(r, "suspect", 4); });
+  ASSERT_TRUE(fc);
+  EXPECT_EQ(Harness::time_of(*fc), Harness::time_of(*err));
+  const auto removed = removal_after(h, 4, at_ms(2000));
+  ASSERT_TRUE(removed);
+  EXPECT_LT(*removed, h.cfg.heartbeat_period + h.cfg.member_timeout + Duration::ms(400));
+  // Without the option no datagram fails.
+  GeodeConfig d = conn_config();
+  d.crash_is_host = true;
+  Harness g(d);
+  g.at(at_ms(2000), [&] { g.hosts.crash(4); });
+  g.run_until_s(6);
+  EXPECT_FALSE(g.first("send_error"));
+}
+
+TEST(GeodeReconnect, ForcedOutMemberRejoinsWithNewIdentity) {
+  // m3 is told it is removed at 1 s; it waits max(max_wait_time_reconnect = 0, 4 M) = 4 s and
+  // re-joins as a new identity; its old identity is removed by failure detection.
+  GeodeConfig c = conn_config();
+  c.max_wait_time_reconnect = Duration::zero();
+  Harness h(c);
+  h.at(at_ms(1000), [&] { h.m(3).on_remove_member(mid(0), mid(3)); });
+  h.run_until_s(15);
+  const auto rc = h.first("reconnect", 3);
+  ASSERT_TRUE(rc);
+  EXPECT_EQ(Harness::time_of(*rc), at_ms(5000));
+  EXPECT_EQ((*rc)["incarnation"], 1u << kReconnectShift);
+  EXPECT_TRUE(h.m(3).participating());
+  EXPECT_EQ(h.m(3).id().incarnation, 1u << kReconnectShift);
+  ASSERT_NE(h.m(0).view(), nullptr);
+  EXPECT_TRUE(h.m(0).view()->contains(MemberId{3, 1u << kReconnectShift, -1}));
+  EXPECT_FALSE(h.m(0).view()->contains(mid(3)));
+  EXPECT_EQ(h.model->recorder().reconnects(), 1u);
+  EXPECT_EQ(h.model->recorder().reconnects_completed(), 1u);
+  // Out of the view from the disconnect to the install of the first view with the new
+  // identity at m3.
+  const auto back = h.first("view_installed", 3, [](const json& r) { return Harness::time_of(r) > at_ms(5000); });
+  ASSERT_TRUE(back);
+  EXPECT_DOUBLE_EQ(h.model->recorder().out_of_view_s(3), (Harness::time_of(*back) - at_ms(1000)).seconds());
+  EXPECT_EQ(h.model->recorder().participating_now(), 7u);
+  const json m = h.model->metrics();
+  EXPECT_EQ(m["reconnects_count"], 1);
+  EXPECT_EQ(m["members_in_view_at_horizon_count"], 7);
+}
+
+TEST(GeodeReconnect, DisabledStaysOut) {
+  GeodeConfig c = conn_config();
+  c.max_wait_time_reconnect = Duration::zero();
+  c.auto_reconnect = false;
+  Harness h(c);
+  h.at(at_ms(1000), [&] { h.m(3).on_remove_member(mid(0), mid(3)); });
+  h.run_until_s(15);
+  EXPECT_FALSE(h.first("reconnect"));
+  EXPECT_TRUE(h.m(3).disconnected());
+  EXPECT_DOUBLE_EQ(h.model->recorder().out_of_view_s(3), 14.0);
+  EXPECT_EQ(h.model->recorder().participating_now(), 6u);
+}
+
+TEST(GeodeReconnect, WaitIsAtLeastFourMemberTimeouts) {
+  GeodeConfig c = conn_config();
+  EXPECT_EQ(c.reconnect_wait(), Duration::ms(60000));
+  c.member_timeout = Duration::ms(20000);
+  EXPECT_EQ(c.reconnect_wait(), Duration::ms(80000));
+}
+
+}  // namespace fdsim::geode::test
