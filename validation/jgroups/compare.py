@@ -147,13 +147,28 @@ def compare_loss(s, trials, rows):
         return {"library": cl / hours_lib if hours_lib else None, "library_count": cl,
                 "fdsim": cs / hours_sim if hours_sim else None, "fdsim_count": cs}
 
+    # A false removal splits the group, and the member left alone then suspects everyone at
+    # every check: counts after the first removal are a cascade. The share of trials with at
+    # least one false suspicion, and the time to the first one, are not.
+    lib_first = [first_false_suspicion_s(t) for t in trials if t.get("ok")]
+    any_lib = sum(1 for v in lib_first if v is not None)
+    any_sim = sum(1 for r in rows if r["false_detector_suspicions_count"] > 0)
     return {"setting": s["name"], "detector": s["detector"], "n": n, "loss": s["loss"],
+            "trials_with_false_suspicion": {"library": any_lib, "library_of": len(lm),
+                                            "fdsim": any_sim, "fdsim_of": len(rows)},
+            "library_first_false_suspicion_s": lib_first,
             "library_trials": len(lm), "fdsim_replications": len(rows),
             "detector_suspicions_per_member_hour": both("detector_suspicions",
                                                         "false_detector_suspicions_count"),
             "verified_suspicions_per_member_hour": both("verified_suspicions",
                                                         "false_verified_suspicions_count"),
             "members_removed_per_member_hour": both("members_removed", "false_removals_count")}
+
+
+def first_false_suspicion_s(t):
+    ts = [e["t_ns"] for e in t["events"] if e.get("ev") == "suspect" and e.get("layer") == "detector"
+          and t["loss_on_t_ns"] <= e["t_ns"] <= t["end_t_ns"]]
+    return (min(ts) - t["loss_on_t_ns"]) * 1e-9 if ts else None
 
 
 def fmt_ci(x):
@@ -176,14 +191,17 @@ def tables(fault_res, loss_res):
                          f"{label} | {fmt_ci(x['library'])} | {fmt_ci(x['fdsim'])} | {ks} |")
     det = "\n".join(lines)
     lines = ["| setting | loss | library trials | fdsim reps | detector suspicions /member-h (lib / fdsim) | "
-             "verified /member-h (lib / fdsim) | members removed /member-h (lib / fdsim) |",
-             "|---|---|---|---|---|---|---|"]
+             "verified /member-h (lib / fdsim) | members removed /member-h (lib / fdsim) | "
+             "trials with a false suspicion (lib / fdsim) |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in loss_res:
         cells = []
         for k in ("detector_suspicions_per_member_hour", "verified_suspicions_per_member_hour",
                   "members_removed_per_member_hour"):
             x = r[k]
             cells.append(f"{x['library']:.0f} ({x['library_count']}) / {x['fdsim']:.0f} ({x['fdsim_count']})")
+        w = r["trials_with_false_suspicion"]
+        cells.append(f"{w['library']}/{w['library_of']} / {w['fdsim']}/{w['fdsim_of']}")
         lines.append(f"| {r['setting']} | {r['loss']:.2f} | {r['library_trials']} | {r['fdsim_replications']} | "
                      + " | ".join(cells) + " |")
     return det, "\n".join(lines)
@@ -261,8 +279,8 @@ def main():
             bad.append("fewer than 2 library trials ran")
         if r["library_undetected"] or r["fdsim_undetected"]:
             bad.append("a kill was never removed from every view")
-        if not (lib == lib and sim == sim) or abs(lib - sim) > 0.25 * sim:
-            bad.append("medians of the time to the view without the member differ by more than 25 %")
+        if not (lib == lib and sim == sim) or abs(lib - sim) > 0.15 * sim:
+            bad.append("medians of the time to the view without the member differ by more than 15 %")
         if bad:
             print("compare: quick: FAILED: " + "; ".join(bad))
             sys.exit(1)
