@@ -16,10 +16,12 @@ packages=(cmake g++ ninja-build git ccache libeigen3-dev libboost-random-dev nlo
 
 # The test suite also starts a private single-node Slurm (tests/sweep/slurm_test.sh) and runs
 # real hashicorp/memberlist nodes against the SWIM model (validation/memberlist/, Go offline in
-# GOPATH mode with Debian's copy of the library). The sanitizer pass is built with clang, whose
+# GOPATH mode with Debian's copy of the library), and real JGroups 2.12 members against the
+# JGroups model (validation/jgroups/, Java compiled offline against Debian's jar). The sanitizer pass is built with clang, whose
 # runtime package also holds libFuzzer (tests/fuzz/).
 test_packages=(slurm-wlm munge golang-go golang-github-hashicorp-memberlist-dev
-               clang libclang-rt-14-dev python3-jsonschema python3-pandas)
+               clang libclang-rt-14-dev python3-jsonschema python3-pandas
+               default-jdk-headless libjgroups-java)
 
 install_missing() {  # install_missing PACKAGE...
   [ "${FDSIM_SKIP_INSTALL:-0}" = 1 ] && return 0
@@ -59,7 +61,7 @@ case "$mode" in
     FDSIM_BUILD=build JOBS="$jobs" ./scripts/regenerate_results.sh --check-small
     if [ "${FDSIM_ASAN:-1}" = 1 ]; then
       # -O1 without debug info: the sanitizers need no more, and it halves the compile time.
-      # Only what the pass runs: no benchmark programs; the memberlist comparison (real Go
+      # Only what the pass runs: no benchmark programs; the memberlist and JGroups comparisons (real
       # nodes against fdsim, timed in wall clock) already ran on the Release build.
       # Built with clang and FDSIM_FUZZ=ON, so the same build also runs the libFuzzer target
       # over the input readers (tests/fuzz/): fuzz.regressions (every input that ever crashed
@@ -67,7 +69,7 @@ case "$mode" in
       CC=clang CXX=clang++ build build-asan-clang -DFDSIM_SANITIZE=ON -DFDSIM_FUZZ=ON \
         -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DFDSIM_BUILD_BENCH=OFF
       (cd build-asan-clang && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" \
-         --timeout 1800 -E '^swim[.]memberlist_quick$')
+         --timeout 1800 -E '^(swim[.]memberlist_quick|jgroups[.]library_quick)$')
     fi
     echo "quickstart: all tests passed"
     ;;

@@ -32,6 +32,7 @@ const char* family_name(ArmFamily f) {
     case ArmFamily::membership: return "membership";
     case ArmFamily::heartbeat_study: return "heartbeat_study";
     case ArmFamily::swim: return "swim";
+    case ArmFamily::jgroups: return "jgroups";
   }
   return "?";
 }

@@ -68,6 +68,11 @@ void choose_arms(Scenario& s, const scenario::ModelSections& sections, Diagnosti
     s.arms = s.swim->arm_names();
     check_unique_arms(s.arms, "$.swim", diag);
   }
+  if (s.arms.empty() && s.jgroups) {
+    s.family = ArmFamily::jgroups;
+    s.arms = s.jgroups->arm_names();
+    check_unique_arms(s.arms, "$.jgroups", diag);
+  }
   if (s.arms.empty() && s.detectors) {
     s.family = ArmFamily::heartbeat_study;
     s.arms = s.detectors->arm_names();
@@ -109,16 +114,23 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
       if (p.path.rfind("$.nodes", 0) == 0) return false;
     return true;
   }();
-  // `swim` runs alone; the other sections' combination rules do not know it.
+  // `swim` and `jgroups` run alone; the other sections' combination rules do not know them.
   const bool swim_section = root.has("swim");
+  const bool jgroups_section = root.has("jgroups");
   const scenario::ModelSections sections = [&] {
-    if (!swim_section) return scenario::check_model_sections(root);
+    if (!swim_section && !jgroups_section) return scenario::check_model_sections(root);
     scenario::ModelSections m;
     m.membership = root.has("membership");
     m.workload = root.has("workload");
     m.load_sharing = root.has("load_sharing");
     m.detectors = root.has("detectors");
-    if (m.membership || m.workload || m.load_sharing || m.detectors)
+    if (swim_section && jgroups_section)
+      root.error("jgroups", "'jgroups' and 'swim' are separate models; put each in a scenario "
+                            "of its own");
+    if (jgroups_section && (m.membership || m.workload || m.load_sharing || m.detectors))
+      root.error("jgroups", "JGroups runs only in a scenario without 'membership', 'workload', "
+                            "'load_sharing' and 'detectors'; put it in a scenario of its own");
+    else if (swim_section && (m.membership || m.workload || m.load_sharing || m.detectors))
       root.error("swim", "SWIM runs only in a scenario without 'membership', 'workload', "
                          "'load_sharing' and 'detectors'; put it in a scenario of its own");
     return m;
@@ -129,7 +141,8 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
     // Everything below refers to nodes; checking it against a broken node set would only
     // produce noise. The keys are consumed so they are not reported as unknown either.
     for (const char* key :
-         {"network", "faults", "membership", "workload", "load_sharing", "detectors", "swim"})
+         {"network", "faults", "membership", "workload", "load_sharing", "detectors", "swim",
+          "jgroups"})
       root.consume(key);
   } else {
     // --- network ---
@@ -171,6 +184,12 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
     // --- swim (SWIM with Lifeguard) ---
     if (swim_section) {
       root.object("swim", [&](ObjectReader& r) { s->swim = swim::parse_swim_config(r, nodes); });
+    }
+    // --- jgroups (JGroups 2.12 FD / FD_ALL / FD_SOCK + VERIFY_SUSPECT + GMS) ---
+    if (jgroups_section) {
+      root.object("jgroups", [&](ObjectReader& r) {
+        s->jgroups = jgroups::parse_jgroups_config(r, nodes);
+      });
     }
     // --- detectors (the pairwise heartbeat study) ---
     if (sections.detectors) {

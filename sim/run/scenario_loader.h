@@ -24,6 +24,7 @@
 
 #include "models/detectors/heartbeat_study_config.h"
 #include "models/geode/config.h"
+#include "models/jgroups/config.h"
 #include "models/loadsharing/config.h"
 #include "models/swim/config.h"
 #include "sim/faults/config.h"
@@ -33,7 +34,7 @@
 namespace fdsim::run {
 
 // Which model family provides the arms of a scenario (contracts.md, "Arms and runs").
-enum class ArmFamily { load_sharing, membership, heartbeat_study, swim };
+enum class ArmFamily { load_sharing, membership, heartbeat_study, swim, jgroups };
 
 struct Scenario {
   std::string source;    // file path or name, for messages
@@ -45,6 +46,7 @@ struct Scenario {
   std::optional<loadsharing::LoadSharingConfig> load_sharing;
   std::optional<detectors::HeartbeatStudyConfig> detectors;
   std::optional<swim::SwimConfig> swim;  // SWIM / Lifeguard (runs alone)
+  std::optional<jgroups::JGroupsConfig> jgroups;  // JGroups FD / FD_ALL / FD_SOCK (runs alone)
   ArmFamily family = ArmFamily::membership;
   std::vector<std::string> arms;  // arm names in the order the scenario gives them
   nlohmann::json resolved;        // every section with every default

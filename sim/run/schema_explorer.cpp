@@ -15,7 +15,8 @@ using nlohmann::json;
 namespace {
 
 // Seeds: one per model family; a second Geode seed with another member timeout and profile
-// and a second SWIM arm without Lifeguard, so that derived defaults show up as varying.
+// and a second SWIM arm without Lifeguard, so that derived defaults show up as varying; JGroups
+// with an FD and an FD_ALL arm.
 std::vector<json> seeds() {
   const json common = json::parse(R"({
     "$schema": "scenario.schema.json", "name": "explore", "description": "", "seed": 1,
@@ -56,6 +57,10 @@ std::vector<json> seeds() {
   json swim = common;
   swim["swim"] = {{"arms", json::parse(R"([{"name": "a"}, {"name": "b", "lifeguard": false}])")}};
   out.push_back(swim);
+  json jg = common;
+  jg["jgroups"] = json::parse(R"({"FD": {}, "FD_ALL": {}, "FD_SOCK": {}, "VERIFY_SUSPECT": {},
+    "GMS": {}, "arms": [{"name": "a"}, {"name": "b", "detector": "FD_ALL"}]})");
+  out.push_back(jg);
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "models/detectors/heartbeat_study.h"
 #include "models/geode/geode_model.h"
+#include "models/jgroups/jgroups_model.h"
 #include "models/loadsharing/loadsharing_model.h"
 #include "models/swim/swim_model.h"
 #include "sim/faults/injector.h"
@@ -77,6 +78,14 @@ Models build_models(const Scenario& s, World& world, const SimulationPlan& plan)
       m.owned.push_back(std::move(sw));
       const std::string arm = plan.arms.front();
       m.metrics = [sw_ptr, arm] { return json{{arm, sw_ptr->metrics()}}; };
+      break;
+    }
+    case ArmFamily::jgroups: {
+      auto jg = std::make_unique<jgroups::JGroupsModel>(world, *s.jgroups, plan.arm_index);
+      Model* jg_ptr = jg.get();
+      m.owned.push_back(std::move(jg));
+      const std::string arm = plan.arms.front();
+      m.metrics = [jg_ptr, arm] { return json{{arm, jg_ptr->metrics()}}; };
       break;
     }
     case ArmFamily::heartbeat_study: {

@@ -34,9 +34,9 @@ using nlohmann::json;
 constexpr double kMaxReferenceHorizonS = 20.0;
 
 const std::set<std::string> kModelScopes = {"heartbeat_study", "membership", "load_sharing",
-                                            "swim"};
+                                            "swim", "jgroups"};
 const std::set<std::string> kScopes = {"heartbeat_study", "membership", "load_sharing", "swim",
-                                       "any_model",       "run_stats",  "manifest"};
+                                       "jgroups", "any_model", "run_stats", "manifest"};
 
 // A unit-bearing name must end in one of these (or be exactly "count", the leaf of a summary
 // object). Durations _ns/_ms/_s (rates "_per_s" and "_per_wall_s" end in "_s" too), the

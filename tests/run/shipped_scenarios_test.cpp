@@ -99,7 +99,7 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, ShippedScenario,
                          });
 
 TEST(ShippedScenarios, ThereAreSomeInEveryFamily) {
-  size_t membership = 0, load_sharing = 0, study = 0, swim = 0;
+  size_t membership = 0, load_sharing = 0, study = 0, swim = 0, jgroups = 0;
   for (const auto& rel : test::shipped_scenarios()) {
     const LoadResult r = load_scenario_file(std::string(FDSIM_SOURCE_DIR) + "/" + rel);
     if (!r.ok()) continue;
@@ -108,12 +108,14 @@ TEST(ShippedScenarios, ThereAreSomeInEveryFamily) {
       case ArmFamily::load_sharing: ++load_sharing; break;
       case ArmFamily::heartbeat_study: ++study; break;
       case ArmFamily::swim: ++swim; break;
+      case ArmFamily::jgroups: ++jgroups; break;
     }
   }
   EXPECT_GT(membership, 0u);
   EXPECT_GT(load_sharing, 0u);
   EXPECT_GT(study, 0u);
   EXPECT_GT(swim, 0u);
+  EXPECT_GT(jgroups, 0u);
 }
 
 }  // namespace

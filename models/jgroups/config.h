@@ -1,0 +1,78 @@
+#pragma once
+// The `jgroups` section: JGroups 2.12.2's failure detection and view change (FD, FD_ALL,
+// FD_SOCK, VERIFY_SUSPECT, pbcast.GMS) as a ring/all-to-all heartbeat model
+// (docs/models/jgroups.md; models/jgroups/README.md).
+//
+// Contract: parse_jgroups_config() reads every key below, writes every resolved value into the
+// resolved config and reports problems through the reader's Diagnostics (it never throws).
+// Every node of the scenario is a member of view 1 = [0, 1, ..., N-1] from t = 0 (node 0 is
+// the coordinator; the FD / FD_SOCK ring follows the view order). Each arm picks one detector
+// (the stacks the harness runs have exactly one).
+//
+// Keys: one object per protocol, named as in JGroups' stack XML, each attribute with its unit
+// appended (JGroups attribute [default, source]):
+//   FD.timeout_ms                   [timeout 3000, FD.java:47] heartbeat period and base of the suspicion rule
+//   FD.max_tries                    [max_tries 2, FD.java:50] missed heartbeats counted before a suspicion, >= 0
+//   FD_ALL.interval_ms              [interval 3000, FD_ALL.java:26] heartbeat and check period
+//   FD_ALL.timeout_ms               [timeout 10000, FD_ALL.java:29] silence that raises a suspicion
+//   FD_SOCK.suspect_msg_interval_ms [suspect_msg_interval 5000, FD_SOCK.java:59] SUSPECT rebroadcast
+//   VERIFY_SUSPECT.timeout_ms       [timeout 2000, VERIFY_SUSPECT.java:29] wait for I_AM_NOT_DEAD
+//   VERIFY_SUSPECT.num_msgs         [num_msgs 1, VERIFY_SUSPECT.java:32] ARE_YOU_DEAD copies, >= 1
+//   GMS.view_bundling               [view_bundling true, GMS.java:73]
+//   GMS.max_bundling_time_ms        [max_bundling_time 50, GMS.java:76] collection of suspicions
+//   GMS.view_ack_collection_timeout_ms [view_ack_collection_timeout 2000, GMS.java:82]
+//   arms   [{"name": "fd", "detector": "FD"}]; detector one of "FD", "FD_ALL", "FD_SOCK"
+//   start_phases  "random" (default): each member's FD monitor / FD_ALL tasks had run since an
+//                 earlier instant, first tick uniform in (0, period]; "view": every member
+//                 (re)started them when it installed view 1 at t = 0, first tick at one period
+//                 (a group whose members all joined just before t = 0, as in the harness)
+
+#include <string>
+#include <vector>
+
+#include "sim/engine/time.h"
+#include "sim/scenario/nodes.h"
+#include "sim/scenario/reader.h"
+
+namespace fdsim::jgroups {
+
+enum class Detector : uint8_t { fd, fd_all, fd_sock };
+const char* detector_name(Detector d);
+
+struct JGroupsArm {
+  std::string name = "fd";
+  Detector detector = Detector::fd;
+};
+
+struct JGroupsConfig {
+  Duration fd_timeout = Duration::ms(3000);
+  int64_t fd_max_tries = 2;
+  Duration fd_all_interval = Duration::ms(3000);
+  Duration fd_all_timeout = Duration::ms(10000);
+  Duration fd_sock_suspect_msg_interval = Duration::ms(5000);
+  Duration verify_timeout = Duration::ms(2000);
+  int64_t verify_num_msgs = 1;
+  bool view_bundling = true;
+  Duration max_bundling_time = Duration::ms(50);
+  Duration view_ack_collection_timeout = Duration::ms(2000);
+
+  bool phases_from_view = false;  // start_phases "view"
+
+  size_t node_count = 0;
+  std::vector<JGroupsArm> arms{JGroupsArm{}};
+
+  std::vector<std::string> arm_names() const;
+  // JGroups 2.12.2's defaults for `node_count` members and one arm "fd" (FD).
+  static JGroupsConfig defaults(size_t node_count);
+};
+
+// FD's fixed allowance: a heartbeat counts as missing only when none was heard for more than
+// timeout + 500 ms ("quick & dirty fix ... to allow for latency", FD.java:455-456).
+inline constexpr Duration kFdLatencyAllowance = Duration::ns(500000000);
+// GMS's ViewHandler thread exits when no request came for this long (INTERVAL, GMS.java:1245);
+// the next request starts a new thread.
+inline constexpr Duration kViewHandlerIdleExit = Duration::ns(5000000000);
+
+JGroupsConfig parse_jgroups_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes);
+
+}  // namespace fdsim::jgroups

@@ -1,0 +1,185 @@
+// VERIFY_SUSPECT (src/org/jgroups/protocols/VERIFY_SUSPECT.java) and the suspicion-to-view
+// path of pbcast.GMS (GMS.java, ViewHandler; CoordGmsImpl / ParticipantGmsImpl
+// .handleMembershipChange) of JGroups 2.12.2.
+#include <algorithm>
+
+#include "models/jgroups/member.h"
+
+namespace fdsim::jgroups {
+
+namespace {
+bool contains(const std::vector<NodeId>& v, NodeId n) {
+  return std::find(v.begin(), v.end(), n) != v.end();
+}
+}  // namespace
+
+// VERIFY_SUSPECT.up(SUSPECT) -> verifySuspect(): unless it is me or already being verified,
+// note the start, send num_msgs ARE_YOU_DEAD, and pass SUSPECT up after `timeout` unless an
+// I_AM_NOT_DEAD came first.
+void Member::detector_up_suspect(NodeId target) {
+  s_.signals.detector_suspected(s_.now(), self_, target);
+  if (target == self_ || verify_.count(target) != 0) return;
+  const SimTime started = s_.now();
+  verify_[target] = started;
+  s_.world.hosts.schedule_after(self_, s_.config.verify_timeout, s_.kinds.verify_timeout,
+                                [this, target, started] { verify_timeout(target, started); });
+  for (int64_t i = 0; i < s_.config.verify_num_msgs; ++i) {
+    send(target, Msg::are_you_dead, [asker = self_](Member& m) {
+      m.fd_heard_from(asker);
+      // up(ARE_YOU_DEAD): num_msgs I_AM_NOT_DEAD back to the asker.
+      for (int64_t k = 0; k < m.s_.config.verify_num_msgs; ++k)
+        m.send(asker, Msg::i_am_not_dead, [me = m.self_](Member& x) {
+          x.fd_heard_from(me);
+          x.verify_on_i_am_not_dead(me);
+        });
+    });
+  }
+}
+
+// unsuspect(): only if it is still being verified: UNSUSPECT down (FD restarts pinging it) and
+// up (GMS forgets the suspicion).
+void Member::verify_on_i_am_not_dead(NodeId from) {
+  auto it = verify_.find(from);
+  if (it == verify_.end()) return;
+  verify_.erase(it);
+  s_.trace(self_, "jgroups_unsuspect", {{"target", from}});
+  if (s_.arm.detector == Detector::fd) fd_unsuspect(from);
+  gms_suspected_.erase(std::remove(gms_suspected_.begin(), gms_suspected_.end(), from),
+                       gms_suspected_.end());
+}
+
+void Member::verify_timeout(NodeId target, SimTime started) {
+  auto it = verify_.find(target);
+  if (!up_ || it == verify_.end() || it->second != started) return;
+  verify_.erase(it);
+  s_.signals.verified(s_.now(), self_, target);
+  gms_suspect(target);
+}
+
+// GMS.up(SUSPECT): the application hears of it, and a SUSPECT request joins the ViewHandler.
+void Member::gms_suspect(NodeId target) { handler_add(target); }
+
+// ViewHandler.run() (GMS.java:1351-1376): the thread sets end_time = now + max_bundling_time,
+// then blocks for a request (up to 5 s, then it exits); with view_bundling it collects further
+// requests until end_time. So a request that finds a new thread (none was running, or it had
+// exited) waits max_bundling_time; one that finds a thread waiting for longer than that is
+// processed at once. Requests that come while a view is being cast wait for the end of the
+// cast (view_ack_collection_timeout at most), then find a thread that just began waiting.
+void Member::handler_add(NodeId target) {
+  pending_.push_back(target);
+  if (handler_ != Handler::idle) return;
+  handler_ = Handler::bundling;
+  const uint64_t gen = ++handler_gen_;
+  const SimTime now = s_.now();
+  if (!handler_wait_since_ || now >= *handler_wait_since_ + kViewHandlerIdleExit)
+    handler_wait_since_ = now;  // a new thread
+  SimTime at = std::max(now, *handler_wait_since_ + s_.config.max_bundling_time);
+  if (!s_.config.view_bundling) at = now;
+  s_.world.hosts.schedule_at(self_, at, s_.kinds.bundling, [this, gen] {
+    if (up_ && gen == handler_gen_) handler_process();
+  });
+}
+
+bool Member::would_be_coordinator() const {
+  for (NodeId n : view_)
+    if (!contains(gms_suspected_, n)) return n == self_;
+  return false;
+}
+
+void Member::handler_process() {
+  std::vector<NodeId> reqs;
+  reqs.swap(pending_);
+  const uint64_t gen = ++handler_gen_;
+  if (!coord_) {
+    // ParticipantGmsImpl: remember the suspects; if that makes me first in line, become
+    // coordinator and queue the same requests again.
+    for (NodeId n : reqs)
+      if (!contains(gms_suspected_, n)) gms_suspected_.push_back(n);
+    if (would_be_coordinator()) {
+      gms_suspected_.clear();
+      coord_ = true;
+      s_.trace(self_, "jgroups_become_coordinator", {{"view_id", view_id_}});
+      pending_ = reqs;
+    }
+    handler_done(gen);
+    return;
+  }
+  // CoordGmsImpl: suspects that are current members, not me, leave in one new view.
+  std::vector<NodeId> leave;
+  for (NodeId n : reqs)
+    if (n != self_ && in_view(n) && !contains(leave, n)) leave.push_back(n);
+  if (leave.empty()) {
+    handler_done(gen);
+    return;
+  }
+  std::vector<NodeId> members;
+  for (NodeId n : view_)
+    if (!contains(leave, n)) members.push_back(n);
+  const uint64_t id = view_id_ + 1;
+  handler_ = Handler::casting;
+  casting_view_ = id;
+  awaiting_acks_.clear();
+  for (NodeId n : members)
+    if (n != self_) awaiting_acks_.push_back(n);
+  s_.trace(self_, "jgroups_cast_view", {{"view_id", id}, {"leaving", leave}});
+  for (NodeId n : members) {
+    send_reliable(n, Msg::view, [from = self_, id, members](Member& m) { m.on_view(from, id, members); });
+  }
+  if (awaiting_acks_.empty()) {
+    handler_done(gen);
+    return;
+  }
+  s_.world.hosts.schedule_after(self_, s_.config.view_ack_collection_timeout, s_.kinds.ack_timeout,
+                                [this, gen] {
+                                  if (up_ && gen == handler_gen_) handler_done(gen);
+                                });
+}
+
+void Member::handler_done(uint64_t gen) {
+  if (gen != handler_gen_) return;
+  ++handler_gen_;
+  handler_ = Handler::idle;
+  handler_wait_since_ = s_.now();
+  casting_view_ = 0;
+  awaiting_acks_.clear();
+  if (pending_.empty()) return;
+  std::vector<NodeId> again;
+  again.swap(pending_);
+  for (NodeId n : again) handler_add(n);
+}
+
+void Member::on_view(NodeId from, uint64_t id, const std::vector<NodeId>& members) {
+  fd_heard_from(from);
+  if (id <= view_id_ || !contains(members, self_)) return;
+  install(id, members);
+  if (from != self_) {
+    send_reliable(from, Msg::view_ack, [me = self_, id](Member& c) {
+      c.fd_heard_from(me);
+      c.on_view_ack(me, id);
+    });
+  }
+}
+
+void Member::on_view_ack(NodeId from, uint64_t id) {
+  if (handler_ != Handler::casting || id != casting_view_) return;
+  awaiting_acks_.erase(std::remove(awaiting_acks_.begin(), awaiting_acks_.end(), from),
+                       awaiting_acks_.end());
+  if (awaiting_acks_.empty()) handler_done(handler_gen_);
+}
+
+// GMS.installView(): the new view goes down the stack (the detector's VIEW_CHANGE) and up to
+// the application; ParticipantGmsImpl forgets its suspects.
+void Member::install(uint64_t id, const std::vector<NodeId>& members) {
+  view_id_ = id;
+  view_ = members;
+  coord_ = view_.front() == self_;
+  gms_suspected_.clear();
+  switch (s_.arm.detector) {
+    case Detector::fd: fd_view_change(); break;
+    case Detector::fd_all: fd_all_view_change(); break;
+    case Detector::fd_sock: sock_view_change(); break;
+  }
+  s_.signals.view_installed(s_.now(), self_, id, view_);
+}
+
+}  // namespace fdsim::jgroups
