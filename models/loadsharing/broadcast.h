@@ -24,7 +24,9 @@ struct Estimates {
   std::array<double, kRegionCount> region_input_per_s{};  // lambda_r: joins per second in region r
 };
 
-// periodic: the heartbeat of the fixed_periodic arm.
+// periodic: the heartbeat of the periodic arms (fixed_periodic, oracle_periodic,
+// periodic_no_diagnosis). extra: hou_shin_extra's and oracle_extra's extra broadcasts, and the
+// silence broadcasts of fixed_on_silence.
 enum class BroadcastKind : uint8_t { region_change = 0, extra = 1, recovery = 2, periodic = 3 };
 inline constexpr size_t kBroadcastKindCount = 4;
 

@@ -29,6 +29,12 @@ std::string_view diagnosis_name(DiagnosisKind k) {
       return "fixed_periodic";
     case DiagnosisKind::oracle_extra:
       return "oracle_extra";
+    case DiagnosisKind::fixed_on_silence:
+      return "fixed_on_silence";
+    case DiagnosisKind::oracle_periodic:
+      return "oracle_periodic";
+    case DiagnosisKind::periodic_no_diagnosis:
+      return "periodic_no_diagnosis";
   }
   return "?";
 }
@@ -50,24 +56,29 @@ DiagnosisKind diagnosis_of(const std::string& s) {
   if (s == "hou_shin_extra") return DiagnosisKind::hou_shin_extra;
   if (s == "fixed_periodic") return DiagnosisKind::fixed_periodic;
   if (s == "oracle_extra") return DiagnosisKind::oracle_extra;
+  if (s == "fixed_on_silence") return DiagnosisKind::fixed_on_silence;
+  if (s == "oracle_periodic") return DiagnosisKind::oracle_periodic;
+  if (s == "periodic_no_diagnosis") return DiagnosisKind::periodic_no_diagnosis;
   return DiagnosisKind::none;
 }
 
 // `node_count` and `buddy_size` are for the event-rate budget (sim/scenario/event_rate.h) of a
-// fixed_periodic arm: every node broadcasts to its buddies every period, estimate =
-// nodes.count x buddy_size / period.
+// periodic arm (fixed_periodic, oracle_periodic, periodic_no_diagnosis) and of fixed_on_silence
+// (at most one broadcast per period and node besides the state changes): every node broadcasts
+// to its buddies every period, estimate = nodes.count x buddy_size / period.
 ArmConfig parse_arm(ObjectReader& a, size_t node_count, size_t buddy_size) {
   ArmConfig arm;
   arm.name = a.required_string("name");
   if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty string");
   arm.diagnosis = diagnosis_of(a.required_enumeration(
-      "diagnosis", {"none", "fixed", "fixed_periodic", "oracle", "oracle_extra", "geode_ring",
+      "diagnosis", {"none", "fixed", "fixed_periodic", "fixed_on_silence", "oracle",
+                    "oracle_extra", "oracle_periodic", "periodic_no_diagnosis", "geode_ring",
                     "hou_shin", "hou_shin_extra"}));
-  if (arm.diagnosis == DiagnosisKind::fixed || arm.diagnosis == DiagnosisKind::fixed_periodic) {
+  if (arm.fixed_silence()) {
     const double t_ms = a.required_positive("timeout_ms", 0.0, 1e12);
     arm.timeout = Duration::from_ms(t_ms);
   }
-  if (arm.diagnosis == DiagnosisKind::fixed_periodic) {
+  if (arm.sends_periodic() || arm.sends_on_silence()) {
     const double p_ms = a.required_number("period_ms", 1.0, 1e12);
     arm.period = Duration::from_ms(p_ms);
     if (p_ms >= 1)

@@ -28,8 +28,9 @@
 // arrival_prior_exposure_s (1), execution_prior_shape (1), execution_prior_exposure_s (1),
 // forgetting_per_s (1 = no forgetting)}, geode_poll_ms (100), per_node_metrics (false),
 // arms [{name, diagnosis: none | fixed (timeout_ms) | fixed_periodic (period_ms, timeout_ms) |
-// oracle | oracle_extra (alpha 0.05) | geode_ring | hou_shin (alpha 0.05) | hou_shin_extra (alpha
-// 0.05)}] (default: one arm "none").
+// fixed_on_silence (period_ms, timeout_ms) | oracle | oracle_extra (alpha 0.05) | oracle_periodic
+// (period_ms) | periodic_no_diagnosis (period_ms) | geode_ring | hou_shin (alpha 0.05) |
+// hou_shin_extra (alpha 0.05)}] (default: one arm "none").
 
 #include <optional>
 #include <string>
@@ -51,15 +52,24 @@ enum class DiagnosisKind : uint8_t {
   hou_shin,
   hou_shin_extra,
   fixed_periodic,
-  oracle_extra
+  oracle_extra,
+  // The controls of the fixed-versus-adaptive map (docs/models/load-sharing.md): the fixed twin
+  // of hou_shin_extra, and periodic broadcasts with perfect / with no diagnosis.
+  fixed_on_silence,
+  oracle_periodic,
+  periodic_no_diagnosis
 };
 std::string_view diagnosis_name(DiagnosisKind k);
 
 struct ArmConfig {
   std::string name;
   DiagnosisKind diagnosis = DiagnosisKind::none;
-  Duration timeout;  // fixed, fixed_periodic: silence after the last message before suspecting
-  Duration period;   // fixed_periodic: every node broadcasts its state this often
+  // fixed, fixed_periodic, fixed_on_silence: silence after the last message before suspecting.
+  Duration timeout;
+  // fixed_periodic, oracle_periodic, periodic_no_diagnosis: every node broadcasts its state this
+  // often; fixed_on_silence: a node broadcasts its state once this long has passed since its
+  // last broadcast of any kind.
+  Duration period;
   double alpha = 0.05;  // hou_shin*, oracle_extra: false-diagnosis probability bound of the test
   // Observers time T_out[i] (docs/models/hou-shin-timeout.md).
   bool uses_hou_shin_timeout() const {
@@ -71,13 +81,24 @@ struct ArmConfig {
     return diagnosis == DiagnosisKind::hou_shin_extra || diagnosis == DiagnosisKind::oracle_extra;
   }
   bool is_oracle() const {
-    return diagnosis == DiagnosisKind::oracle || diagnosis == DiagnosisKind::oracle_extra;
+    return diagnosis == DiagnosisKind::oracle || diagnosis == DiagnosisKind::oracle_extra ||
+           diagnosis == DiagnosisKind::oracle_periodic;
   }
-  // Observers suspect after a silence (fixed, fixed_periodic, hou_shin, hou_shin_extra).
-  bool times_silence() const {
+  // Every node broadcasts every `period` from its start or recovery (kind `periodic`).
+  bool sends_periodic() const {
+    return diagnosis == DiagnosisKind::fixed_periodic ||
+           diagnosis == DiagnosisKind::oracle_periodic ||
+           diagnosis == DiagnosisKind::periodic_no_diagnosis;
+  }
+  // A node broadcasts (kind `extra`) once `period` has passed since its last broadcast.
+  bool sends_on_silence() const { return diagnosis == DiagnosisKind::fixed_on_silence; }
+  // Observers suspect after a fixed silence of `timeout`.
+  bool fixed_silence() const {
     return diagnosis == DiagnosisKind::fixed || diagnosis == DiagnosisKind::fixed_periodic ||
-           uses_hou_shin_timeout();
+           diagnosis == DiagnosisKind::fixed_on_silence;
   }
+  // Observers suspect after a silence (the fixed ones, hou_shin, hou_shin_extra).
+  bool times_silence() const { return fixed_silence() || uses_hou_shin_timeout(); }
   // Needs the T_out machinery (observers' limits or senders' extra deadlines).
   bool needs_t_out() const { return uses_hou_shin_timeout() || sends_extra(); }
 };

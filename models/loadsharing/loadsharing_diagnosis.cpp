@@ -112,7 +112,7 @@ Duration LoadSharingModel::silence_limit_bound(size_t p, const Broadcast& b, boo
 
 Duration LoadSharingModel::silence_limit(size_t p, const Broadcast& b) {
   Duration limit = Duration::max();
-  if (arm_.diagnosis == DiagnosisKind::fixed || arm_.diagnosis == DiagnosisKind::fixed_periodic) {
+  if (arm_.fixed_silence()) {
     limit = arm_.timeout;
   } else if (arm_.diagnosis == DiagnosisKind::hou_shin) {
     // No extra broadcasts: the loss of the link enters the silence law (hou_shin_timeout.h).
@@ -239,6 +239,7 @@ void LoadSharingModel::broadcast(NodeId n, BroadcastKind kind) {
                                [this, to, k, b] { on_broadcast(to, k, b); });
   }
   if (arm_.sends_extra()) arm_extra_broadcast(n);
+  if (arm_.sends_on_silence()) arm_silence_broadcast(n);
 }
 
 void LoadSharingModel::schedule_extra(NodeId n, SimTime at, uint64_t generation) {
@@ -284,8 +285,20 @@ void LoadSharingModel::arm_extra_broadcast(NodeId n) {
   });
 }
 
+void LoadSharingModel::arm_silence_broadcast(NodeId n) {
+  // fixed_on_silence: the next broadcast (kind extra) is due `period` after this node's last
+  // broadcast of any kind (broadcast() re-arms at every send, so a node whose state changes
+  // often sends none). Shares the extra-broadcast timer and generation: node-bound, dropped at
+  // a crash, and a replayed (post-pause) timer of an older arming is void.
+  NodeRuntime& node = nodes_[n];
+  if (node.extra_timer.valid()) sim_.cancel(node.extra_timer);
+  node.extra_timer = {};
+  const uint64_t generation = ++node.extra_generation;
+  schedule_extra(n, std::max(node.last_sent.send_time + arm_.period, sim_.now()), generation);
+}
+
 void LoadSharingModel::arm_periodic_broadcast(NodeId n) {
-  // The heartbeat of fixed_periodic: every period from the start (or the recovery), whatever
+  // The heartbeat of the periodic arms: every period from the start (or the recovery), whatever
   // else the node broadcasts. Node-bound: dropped with the incarnation at a crash.
   const uint64_t generation = nodes_[n].periodic_generation;
   world_.hosts.schedule_after(n, arm_.period, kind_periodic_, [this, n, generation] {
@@ -305,6 +318,7 @@ void LoadSharingModel::on_broadcast(NodeId observer, size_t k, const Broadcast& 
   switch (arm_.diagnosis) {
     case DiagnosisKind::fixed:
     case DiagnosisKind::fixed_periodic:
+    case DiagnosisKind::fixed_on_silence:
     case DiagnosisKind::hou_shin:
     case DiagnosisKind::hou_shin_extra:
       if (recorder_.suspected(observer, k)) {
@@ -316,6 +330,8 @@ void LoadSharingModel::on_broadcast(NodeId observer, size_t k, const Broadcast& 
     case DiagnosisKind::none:
     case DiagnosisKind::oracle:
     case DiagnosisKind::oracle_extra:
+    case DiagnosisKind::oracle_periodic:
+    case DiagnosisKind::periodic_no_diagnosis:
     case DiagnosisKind::geode_ring:
       break;
   }

@@ -126,8 +126,10 @@ void LoadSharingModel::start() {
   for (size_t j = 0; j < cfg_.node_count; ++j) reset_views(NodeId(j), true);
   if (arm_.sends_extra())
     for (size_t i = 0; i < cfg_.node_count; ++i) arm_extra_broadcast(NodeId(i));
-  if (arm_.diagnosis == DiagnosisKind::fixed_periodic)
+  if (arm_.sends_periodic())
     for (size_t i = 0; i < cfg_.node_count; ++i) arm_periodic_broadcast(NodeId(i));
+  if (arm_.sends_on_silence())
+    for (size_t i = 0; i < cfg_.node_count; ++i) arm_silence_broadcast(NodeId(i));
   for (size_t i = 0; i < cfg_.node_count; ++i)
     if (auto t = source_.first_arrival(NodeId(i))) schedule_arrival(NodeId(i), *t);
   if (arm_.diagnosis == DiagnosisKind::geode_ring && graph_.buddy_count() > 0)
@@ -187,7 +189,7 @@ void LoadSharingModel::on_recover(NodeId n, uint32_t) {
       if (world_.hosts.is_up(obs[k])) recorder_.set(now, obs[k], k, false);
   }
   broadcast(n, BroadcastKind::recovery);
-  if (arm_.diagnosis == DiagnosisKind::fixed_periodic) arm_periodic_broadcast(n);
+  if (arm_.sends_periodic()) arm_periodic_broadcast(n);
 }
 
 void LoadSharingModel::finish() {

@@ -178,6 +178,7 @@ class LoadSharingModel : public Model, private net::HostListener {
   // one broadcast (and its sender) ask for the same value.
   Duration t_out_bound(const Broadcast& b, double loss, bool* exact);
   void arm_periodic_broadcast(NodeId n);
+  void arm_silence_broadcast(NodeId n);
   void on_broadcast(NodeId observer, size_t k, const Broadcast& b);
   void arm_silence_timer(NodeId observer, size_t k);
   void on_silence(NodeId observer, size_t k);
