@@ -47,6 +47,8 @@ TEST(SwimConfig, MemberlistLanDefaults) {
   EXPECT_EQ(c.retransmit_mult, 4);
   EXPECT_EQ(c.push_pull_interval, Duration::ms(30000));
   EXPECT_EQ(c.udp_buffer_bytes, 1400);
+  EXPECT_EQ(c.suspicion_confirmations, 2);  // memberlist: SuspicionMult - 2
+  EXPECT_EQ(p.resolved["suspicion_confirmations"], 2);
   ASSERT_EQ(c.arms.size(), 1u);
   EXPECT_EQ(c.arms[0].name, "lifeguard");
   EXPECT_TRUE(c.arms[0].awareness && c.arms[0].dynamic_suspicion && c.arms[0].nack &&
@@ -71,6 +73,25 @@ TEST(SwimConfig, ArmsSwitchLifeguardAndEachPart) {
   EXPECT_EQ(p.config.probe_interval, Duration::ms(200));
   EXPECT_EQ(p.config.arm_names(),
             (std::vector<std::string>{"swim", "lifeguard", "no-awareness", "only-nack"}));
+}
+
+// Lifeguard's K: memberlist's rule follows suspicion_mult unless set; the member count and
+// dynamic_suspicion decide the k a suspicion actually uses (state.go suspectNode).
+TEST(SwimConfig, SuspicionConfirmationsDefaultToMemberlistsRule) {
+  EXPECT_EQ(parse(json::parse(R"({"suspicion_mult": 7})")).config.suspicion_confirmations, 5);
+  EXPECT_EQ(parse(json::parse(R"({"suspicion_mult": 1})")).config.suspicion_confirmations, 0);
+  const Parsed p = parse(json::parse(R"({"suspicion_mult": 3, "suspicion_confirmations": 5})"));
+  ASSERT_TRUE(p.diag.ok()) << problems(p);
+  EXPECT_EQ(p.config.suspicion_confirmations, 5);
+  EXPECT_EQ(p.config.suspicion_k(SwimArm{}, 8), 5);
+  EXPECT_EQ(p.config.suspicion_k(SwimArm{}, 7), 5);  // 7 - 2 = 5 other members suffice
+  EXPECT_EQ(p.config.suspicion_k(SwimArm{}, 6), 0);  // memberlist: n - 2 < k gives k = 0
+  SwimArm off;
+  off.dynamic_suspicion = false;
+  EXPECT_EQ(p.config.suspicion_k(off, 100), 0);
+  const Parsed bad = parse(json::parse(R"({"suspicion_confirmations": -1})"));
+  EXPECT_NE(problems(bad).find("$.swim.suspicion_confirmations"), std::string::npos)
+      << problems(bad);
 }
 
 TEST(SwimConfig, EveryProblemReportedWithItsPath) {
