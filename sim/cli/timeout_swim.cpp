@@ -38,6 +38,12 @@ std::vector<std::string> check(const SwimTimeoutArgs& a) {
   return p;
 }
 
+std::string seconds_text(double s) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9f", s);
+  return buf;
+}
+
 }  // namespace
 
 int run_swim_timeout(const SwimTimeoutArgs& a) {
@@ -95,8 +101,8 @@ int run_swim_timeout(const SwimTimeoutArgs& a) {
     std::printf("%-14zu %.9f s\n", n, t.suspicion[n].seconds());
   std::printf("%-14s %-16s %s\n", "health score", "probe deadline", "direct-ack wait");
   for (const swim::ProbeTimeouts& p : t.probe)
-    std::printf("%-14lld %-14.9f s %.9f s\n", (long long)p.health_score, p.deadline.seconds(),
-                p.direct_wait.seconds());
+    std::printf("%-14lld %-16s %.9f s\n", (long long)p.health_score,
+                (seconds_text(p.deadline.seconds()) + " s").c_str(), p.direct_wait.seconds());
   return kExitOk;
 }
 

@@ -94,6 +94,16 @@ TEST(SwimConfig, SuspicionConfirmationsDefaultToMemberlistsRule) {
       << problems(bad);
 }
 
+// The memory bound (memory_bound.h): 12 kB x n + 4 B x n^2 over 16 GB is refused with the
+// estimate; 60 000 members (14.4 GB + 0.7 GB) pass, 100 000 (40 GB + 1.2 GB) do not.
+TEST(SwimConfig, ClustersOverTheMemoryBoundAreRefusedWithTheEstimate) {
+  EXPECT_TRUE(parse(json::object(), 60000).diag.ok()) << problems(parse(json::object(), 60000));
+  const std::string s = problems(parse(json::object(), 100000));
+  EXPECT_NE(s.find("$.swim: nodes.count 100000"), std::string::npos) << s;
+  EXPECT_NE(s.find("about 41.2 GB"), std::string::npos) << s;
+  EXPECT_NE(s.find("16.0 GB"), std::string::npos) << s;
+}
+
 TEST(SwimConfig, EveryProblemReportedWithItsPath) {
   const Parsed p = parse(json::parse(R"({"probe_interval_ms": 0, "suspicion_mult": 0,
       "gossip_nodes": -1, "bogus": 1, "arms": [{"name": "a"}, {"name": "a"}, {"lifeguard": 3}]})"));

@@ -170,30 +170,31 @@ TEST(SwimProtocol, SuspicionConfirmationsBeyondTheClusterMeanNoDynamicSuspicion)
   }
 }
 
-// A pause that catches the paused member inside a probe's direct-ack wait: the probe timeout is
-// replayed at the resume, after the probe deadline, which then fires at once (before the fix
-// the deadline was scheduled in the past and the run aborted with an internal error for every
-// seed here). The member refutes and ends alive at a higher incarnation everywhere.
+// A pause that catches the paused member inside a probe's direct-ack wait (30% loss, so acks go
+// missing and probes stay open for their whole 500 ms wait): the probe timeout is replayed at
+// the resume, after the probe deadline, which then fires at once and fails the probe at the
+// resume instant. Before the fix the deadline was scheduled in the past and the run aborted
+// ("event 'swim.probe_deadline' ... scheduled at ..., before now"), as main's fdsim did on the
+// same set-up as a scenario for seeds 2 and 3.
 TEST(SwimProtocol, PauseDuringAProbeReplaysItsDeadlineAtTheResume) {
-  // Pause starts a tenth of a probe period apart: about half fall in a 500 ms direct wait.
+  int failed_at_resume = 0;
   for (uint64_t seed = 1; seed <= 3; ++seed) {
     for (int i = 0; i < 10; ++i) {
       HarnessOptions o;
       o.seed = seed;
-      o.trace = false;
+      o.loss = 0.3;
       Harness h(test::config(8, true), o);
       const double at = 20.0 + 0.1 * i;
       h.at(at_s(at), [&] { h.hosts.pause(2); });
       h.at(at_s(at + 12.0), [&] { h.hosts.resume(2); });
-      h.run_until_s(90.0);
-      for (NodeId n = 0; n < 8; ++n) {
-        if (n == 2) continue;
-        EXPECT_EQ(h.m(n).state_of(2), PeerState::alive) << "seed " << seed << " at " << at;
-        EXPECT_EQ(h.m(n).incarnation_of(2), h.m(2).incarnation()) << "seed " << seed;
-      }
+      h.run_until_s(60.0);
       EXPECT_GT(h.m(2).incarnation(), 1u) << "seed " << seed << " at " << at;
+      failed_at_resume += int(h.records("swim_probe_failed", 2, [&](const nlohmann::json& r) {
+                                 return Harness::time_of(r) == at_s(at + 12.0);
+                               }).size());
     }
   }
+  EXPECT_GT(failed_at_resume, 0) << "no run replayed an open probe at the resume";
 }
 
 // A 3 s pause of member 2 (shorter than min = 4 s): members suspect it, and when it resumes it
