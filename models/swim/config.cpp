@@ -1,7 +1,9 @@
 #include "models/swim/config.h"
 
+#include <algorithm>
 #include <set>
 
+#include "models/swim/memory_bound.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::swim {
@@ -10,6 +12,12 @@ std::vector<std::string> SwimConfig::arm_names() const {
   std::vector<std::string> out;
   for (const SwimArm& a : arms) out.push_back(a.name);
   return out;
+}
+
+int64_t SwimConfig::suspicion_k(const SwimArm& arm, int64_t members) const {
+  if (!arm.dynamic_suspicion) return 0;
+  const int64_t k = suspicion_confirmations;
+  return members - 2 < k ? 0 : k;
 }
 
 SwimConfig SwimConfig::lan_defaults(size_t node_count) {
@@ -57,6 +65,9 @@ SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesCon
   c.suspicion_mult = r.integer("suspicion_mult", c.suspicion_mult, 1, 1000);
   c.suspicion_max_timeout_mult =
       r.integer("suspicion_max_timeout_mult", c.suspicion_max_timeout_mult, 1, 1000);
+  // memberlist: k := m.config.SuspicionMult - 2 (state.go suspectNode); negative k behaves as 0.
+  c.suspicion_confirmations = r.integer(
+      "suspicion_confirmations", std::max<int64_t>(0, c.suspicion_mult - 2), 0, 1000);
   c.awareness_max_multiplier =
       r.integer("awareness_max_multiplier", c.awareness_max_multiplier, 1, 1000);
   c.gossip_interval = ms_param(r, "gossip_interval_ms", c.gossip_interval, true);
@@ -67,6 +78,13 @@ SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesCon
   c.udp_buffer_bytes = r.integer("udp_buffer_bytes", c.udp_buffer_bytes, 1, 65507);
   check_event_rates(r, c);
   if (nodes.count < 2) r.error("swim needs at least 2 nodes, got " + std::to_string(nodes.count));
+  const double state_bytes = swim_state_bytes(double(nodes.count));
+  if (state_bytes > kSwimMemoryBoundBytes)
+    r.error("nodes.count " + std::to_string(nodes.count) +
+            ": the SWIM members' state would need about " + bytes_text(state_bytes) +
+            " (4 B per entry of each member's probe order over all n nodes, n^2 entries, plus "
+            "about 12 kB per member), over the bound of " + bytes_text(kSwimMemoryBoundBytes) +
+            " (models/swim/README.md, Memory)");
 
   c.arms.clear();
   std::set<std::string> names;

@@ -14,6 +14,10 @@
 //   tcp_fallback                 [!DisableTcpPings] TCP ping beside the indirect ones  true
 //   suspicion_mult               [SuspicionMult] >= 1                                     4
 //   suspicion_max_timeout_mult   [SuspicionMaxTimeoutMult] >= 1                           6
+//   suspicion_confirmations      Lifeguard's K, the independent confirmations a suspicion
+//                                expects, 0 .. 1000 (memberlist ties it to SuspicionMult:
+//                                k = SuspicionMult - 2; the paper varies it apart from
+//                                alpha = SuspicionMult)             max(0, suspicion_mult - 2)
 //   awareness_max_multiplier     [AwarenessMaxMultiplier] >= 1                            8
 //   gossip_interval_ms           [GossipInterval] > 0                                   200
 //   gossip_nodes                 [GossipNodes] >= 0 (0 = no gossip rounds)                3
@@ -57,6 +61,8 @@ struct SwimConfig {
   bool tcp_fallback = true;
   int64_t suspicion_mult = 4;
   int64_t suspicion_max_timeout_mult = 6;
+  // Lifeguard's K (see suspicion_k()); memberlist's rule max(0, suspicion_mult - 2) unless set.
+  int64_t suspicion_confirmations = 2;
   int64_t awareness_max_multiplier = 8;
   Duration gossip_interval = Duration::ms(200);
   int64_t gossip_nodes = 3;
@@ -69,6 +75,10 @@ struct SwimConfig {
   std::vector<SwimArm> arms{SwimArm{}};
 
   std::vector<std::string> arm_names() const;
+  // The confirmations a new suspicion expects among `members` known members (state.go
+  // suspectNode): suspicion_confirmations, or 0 when dynamic suspicion is off or when
+  // members - 2 < K (memberlist: fewer other members than confirmations expected).
+  int64_t suspicion_k(const SwimArm& arm, int64_t members) const;
   // memberlist's LAN defaults for `node_count` members and one arm "lifeguard".
   static SwimConfig lan_defaults(size_t node_count);
 };

@@ -21,6 +21,11 @@ Duration remaining_suspicion_time(int64_t n, int64_t k, Duration elapsed, Durati
   return timeout - elapsed;
 }
 
+Duration suspicion_deadline(int64_t n, int64_t k, Duration min, Duration max) {
+  if (n == 0) return k < 1 ? min : max;
+  return remaining_suspicion_time(n, k, Duration::zero(), min, max);
+}
+
 int64_t retransmit_limit(int64_t retransmit_mult, int64_t n) {
   const double node_scale = std::ceil(std::log10(double(n + 1)));
   return retransmit_mult * int64_t(node_scale);

@@ -10,6 +10,9 @@
 //   expected, frac = ln(n + 1) / ln(k + 1); raw = max - frac (max - min) in seconds, floored to
 //   whole milliseconds, never below min; minus the time already elapsed (may be negative).
 //   Requires k >= 1 (memberlist never calls it with k = 0).
+// - suspicion_deadline: the timer's total length from the suspicion's start with n of k
+//   confirmations in: the start value (max, or min when k < 1) for n = 0, else
+//   remaining_suspicion_time(n, k, 0, min, max).
 // - retransmit_limit (util.go retransmitLimit): mult * ceil(log10(n + 1)).
 // - push_pull_scale (util.go pushPullScale): the interval for n <= 32 nodes, else interval *
 //   (ceil(log2(n) - log2(32)) + 1).
@@ -25,6 +28,7 @@ namespace fdsim::swim {
 Duration suspicion_timeout(int64_t suspicion_mult, int64_t n, Duration interval);
 Duration remaining_suspicion_time(int64_t n, int64_t k, Duration elapsed, Duration min,
                                   Duration max);
+Duration suspicion_deadline(int64_t n, int64_t k, Duration min, Duration max);
 int64_t retransmit_limit(int64_t retransmit_mult, int64_t n);
 Duration push_pull_scale(Duration interval, int64_t n);
 

@@ -30,6 +30,7 @@
 #include "models/swim/context.h"
 #include "models/swim/lifeguard_math.h"
 #include "models/swim/messages.h"
+#include "models/swim/peer_table.h"
 
 namespace fdsim::swim {
 
@@ -61,10 +62,12 @@ class Member {
   bool participating() const { return participating_; }
   NodeId id() const { return self_; }
   // This member's view of n (n must be known; see knows()).
-  PeerState state_of(NodeId n) const { return peers_[n].state; }
-  bool knows(NodeId n) const { return peers_[n].known; }
-  uint32_t incarnation_of(NodeId n) const { return peers_[n].incarnation; }
-  uint32_t incarnation() const { return peers_[self_].incarnation; }
+  PeerState state_of(NodeId n) const { return peers_.get(n).state; }
+  bool knows(NodeId n) const { return peers_.get(n).known; }
+  uint32_t incarnation_of(NodeId n) const { return peers_.get(n).incarnation; }
+  uint32_t incarnation() const { return peers_.get(self_).incarnation; }
+  // Entries of this member's view apart from the start view (peer_table.h).
+  size_t own_peer_entries() const { return peers_.own_entries(); }
   int64_t health_score() const { return awareness_.score(); }
   int64_t num_nodes() const { return int64_t(order_.size()); }
   // Suspicion bookkeeping of a suspect peer (tests): confirmations counted, expected k.
@@ -85,13 +88,7 @@ class Member {
     std::vector<NodeId> confirmations;
     EventId timer;
   };
-  struct Peer {
-    PeerState state = PeerState::alive;
-    uint32_t incarnation = 1;
-    SimTime state_change;
-    bool known = true;
-    std::optional<Suspicion> suspicion;
-  };
+  using Peer = PeerEntry;
   struct Probe {
     bool active = false;
     uint32_t seq = 0;
@@ -153,7 +150,8 @@ class Member {
   Shared& s_;
   const NodeId self_;
   bool participating_ = false;
-  std::vector<Peer> peers_;    // by node
+  PeerTable peers_;            // this member's view of every node
+  std::map<NodeId, Suspicion> suspicions_;  // the running suspicion timers, by suspect
   std::vector<NodeId> order_;  // memberlist's m.nodes: the probe order (known members)
   size_t probe_index_ = 0;
   SimTime probe_phase_, gossip_phase_;

@@ -55,10 +55,10 @@ void Member::gossip() {
   const SimTime now = s_.now();
   const std::vector<NodeId> targets = random_nodes(s_.config.gossip_nodes, [&](NodeId n) {
     if (n == self_) return true;
-    switch (peers_[n].state) {
+    switch (peers_.get(n).state) {
       case PeerState::alive:
       case PeerState::suspect: return false;
-      case PeerState::dead: return now - peers_[n].state_change > s_.config.gossip_to_the_dead;
+      case PeerState::dead: return now - peers_.get(n).state_change > s_.config.gossip_to_the_dead;
       case PeerState::left: return true;
     }
     return true;
@@ -75,14 +75,17 @@ void Member::gossip() {
 std::vector<PushEntry> Member::local_state() const {
   std::vector<PushEntry> out;
   out.reserve(order_.size());
-  for (NodeId n : order_) out.push_back(PushEntry{n, peers_[n].state, peers_[n].incarnation});
+  for (NodeId n : order_) {
+    const Peer& p = peers_.get(n);
+    out.push_back(PushEntry{n, p.state, p.incarnation});
+  }
   return out;
 }
 
 void Member::push_pull_tick() {
   if (!participating_) return;
   const std::vector<NodeId> peer = random_nodes(
-      1, [&](NodeId n) { return n == self_ || peers_[n].state != PeerState::alive; });
+      1, [&](NodeId n) { return n == self_ || peers_.get(n).state != PeerState::alive; });
   if (!peer.empty()) {
     const NodeId dst = peer.front();
     std::vector<PushEntry> state = local_state();

@@ -22,7 +22,8 @@ SimTime Member::next_grid(SimTime phase, Duration period, SimTime after) {
 void Member::start() {
   const size_t n = s_.config.node_count;
   participating_ = true;
-  peers_.assign(n, Peer{});
+  peers_.clear();
+  suspicions_.clear();
   order_.clear();
   for (NodeId i = 0; i < n; ++i) order_.push_back(i);
   // Fisher-Yates, as Go's rand.Shuffle.
@@ -58,7 +59,7 @@ void Member::on_crash() {
   relays_.clear();
   queue_.clear();
   probe_ = Probe{};
-  for (Peer& p : peers_) p.suspicion.reset();
+  suspicions_.clear();
 }
 
 void Member::schedule_probe_tick(SimTime at) {
@@ -79,7 +80,7 @@ void Member::probe_tick() {
       continue;
     }
     const NodeId n = order_[probe_index_];
-    const PeerState st = peers_[n].state;
+    const PeerState st = peers_.get(n).state;
     const bool skip = n == self_ || st == PeerState::dead || st == PeerState::left;
     ++probe_index_;
     if (skip) {
@@ -96,10 +97,10 @@ void Member::reset_nodes() {
   const SimTime now = s_.now();
   std::vector<NodeId> kept;
   for (NodeId n : order_) {
-    Peer& p = peers_[n];
+    const Peer& p = peers_.get(n);
     if (p.state == PeerState::dead && now - p.state_change > s_.config.gossip_to_the_dead) {
-      p.known = false;  // forgotten: an alive message adds it back as a new member
-      p.suspicion.reset();
+      peers_.mut(n).known = false;  // forgotten: an alive message adds it back as a new member
+      suspicions_.erase(n);
       continue;
     }
     kept.push_back(n);
@@ -131,17 +132,17 @@ void Member::probe_node(NodeId target) {
   probe_.active = true;
   probe_.seq = ++seq_;
   probe_.target = target;
-  probe_.target_incarnation = peers_[target].incarnation;
+  probe_.target_incarnation = peers_.get(target).incarnation;
   probe_.start = now;
   probe_.deadline = now + probe_interval;
 
   Packet ping{Msg::ping, self_, probe_.seq, kNoNode, false, {}};
-  if (peers_[target].state == PeerState::alive || !s_.arm.buddy) {
+  if (peers_.get(target).state == PeerState::alive || !s_.arm.buddy) {
     send_packet(target, std::move(ping), kPingBytes, true);
   } else {
     // Lifeguard's buddy system: a suspect learns of the suspicion from the prober directly.
     ping.updates.push_back(
-        Update{UpdateKind::suspect, target, peers_[target].incarnation, self_});
+        Update{UpdateKind::suspect, target, peers_.get(target).incarnation, self_});
     send_packet(target, std::move(ping), kPingBytes, false);
   }
   const Duration wait = std::min(c.probe_timeout, probe_interval);
@@ -171,7 +172,7 @@ void Member::on_probe_timeout(uint32_t seq) {
   if (!probe_.active || seq != probe_.seq) return;
   const NodeId target = probe_.target;
   const std::vector<NodeId> relays = random_nodes(s_.config.indirect_checks, [&](NodeId n) {
-    return n == self_ || n == target || peers_[n].state != PeerState::alive;
+    return n == self_ || n == target || peers_.get(n).state != PeerState::alive;
   });
   for (NodeId r : relays) {
     if (s_.arm.nack) ++probe_.expected_nacks;
@@ -190,7 +191,9 @@ void Member::on_probe_timeout(uint32_t seq) {
           on_fallback_done(seq, r.outcome == net::ProbeOutcome::answered && r.answer == 1);
         });
   }
-  s_.world.hosts.schedule_at(self_, probe_.deadline, s_.kinds.probe_deadline,
+  // A paused member replays this timeout at its resume, possibly after the deadline: the
+  // deadline then fires at once (Go: the deadline timer fired during the pause too).
+  s_.world.hosts.schedule_at(self_, std::max(probe_.deadline, s_.now()), s_.kinds.probe_deadline,
                              [this, seq] { on_probe_deadline(seq); });
 }
 

@@ -19,12 +19,13 @@ const char* state_name(PeerState s) {
 }  // namespace
 
 std::optional<std::pair<int64_t, int64_t>> Member::suspicion_of(NodeId n) const {
-  if (!peers_[n].suspicion) return std::nullopt;
-  return std::make_pair(peers_[n].suspicion->n, peers_[n].suspicion->k);
+  const auto it = suspicions_.find(n);
+  if (it == suspicions_.end()) return std::nullopt;
+  return std::make_pair(it->second.n, it->second.k);
 }
 
 void Member::set_state(NodeId n, PeerState to) {
-  Peer& p = peers_[n];
+  Peer& p = peers_.mut(n);
   const PeerState from = p.state;
   p.state = to;
   p.state_change = s_.now();
@@ -46,11 +47,11 @@ void Member::apply_update(const Update& u) {
 }
 
 void Member::alive_node(const Update& a) {
-  Peer& st = peers_[a.node];
   const bool is_local = a.node == self_;
-  if (!st.known) {
+  if (!peers_.get(a.node).known) {
     // A forgotten member: memberlist adds a new node state (dead, incarnation 0) at a random
     // offset of the probe order.
+    Peer& st = peers_.mut(a.node);
     st = Peer{};
     st.state = PeerState::dead;
     st.incarnation = 0;
@@ -61,25 +62,26 @@ void Member::alive_node(const Update& a) {
     order_.push_back(a.node);
     std::swap(order_[offset], order_[n]);
   }
+  const Peer& st = peers_.get(a.node);
   if (a.incarnation <= st.incarnation && !is_local) return;
   if (a.incarnation < st.incarnation && is_local) return;
-  st.suspicion.reset();
+  suspicions_.erase(a.node);
   if (is_local) {
     if (a.incarnation == st.incarnation) return;
     refute(a.incarnation);
     return;
   }
   broadcast(a);
-  st.incarnation = a.incarnation;
-  if (st.state != PeerState::alive) set_state(a.node, PeerState::alive);
+  peers_.mut(a.node).incarnation = a.incarnation;
+  if (peers_.get(a.node).state != PeerState::alive) set_state(a.node, PeerState::alive);
 }
 
 void Member::suspect_node(const Update& s) {
-  Peer& st = peers_[s.node];
+  const Peer& st = peers_.get(s.node);
   if (!st.known) return;
   if (s.incarnation < st.incarnation) return;
-  if (st.suspicion) {
-    if (confirm(*st.suspicion, s.node, s.from)) broadcast(s);
+  if (const auto it = suspicions_.find(s.node); it != suspicions_.end()) {
+    if (confirm(it->second, s.node, s.from)) broadcast(s);
     return;
   }
   if (st.state != PeerState::alive) return;
@@ -88,27 +90,26 @@ void Member::suspect_node(const Update& s) {
     return;
   }
   broadcast(s);
-  st.incarnation = s.incarnation;
+  peers_.mut(s.node).incarnation = s.incarnation;
   set_state(s.node, PeerState::suspect);
 
   const SwimConfig& c = s_.config;
-  int64_t k = s_.arm.dynamic_suspicion ? c.suspicion_mult - 2 : 0;
   const int64_t n = num_nodes();
-  if (n - 2 < k) k = 0;
+  const int64_t k = c.suspicion_k(s_.arm, n);
   Suspicion sp;
   sp.k = k;
   sp.min = suspicion_timeout(c.suspicion_mult, n, c.probe_interval);
   sp.max = sp.min * c.suspicion_max_timeout_mult;
   sp.start = s_.now();
   sp.confirmations.push_back(s.from);
-  const Duration timeout = k < 1 ? sp.min : sp.max;
+  const Duration timeout = suspicion_deadline(0, k, sp.min, sp.max);
   const NodeId target = s.node;
   const SimTime change = sp.start;
   sp.timer = s_.world.hosts.schedule_after(self_, timeout, s_.kinds.suspicion,
                                            [this, target, change] {
                                              on_suspicion_timeout(target, change);
                                            });
-  st.suspicion = std::move(sp);
+  suspicions_.insert_or_assign(target, std::move(sp));
 }
 
 bool Member::confirm(Suspicion& sp, NodeId target, NodeId from) {
@@ -133,26 +134,27 @@ bool Member::confirm(Suspicion& sp, NodeId target, NodeId from) {
 
 void Member::on_suspicion_timeout(NodeId target, SimTime change_time) {
   if (!participating_) return;
-  const Peer& st = peers_[target];
+  const Peer& st = peers_.get(target);
   if (!st.known || st.state != PeerState::suspect || st.state_change != change_time) return;
+  const auto sp = suspicions_.find(target);
   s_.trace(self_, "swim_suspicion_timeout",
            {{"target", target},
-            {"confirmations", st.suspicion ? st.suspicion->n : 0}});
+            {"confirmations", sp != suspicions_.end() ? sp->second.n : 0}});
   dead_node(Update{UpdateKind::dead, target, st.incarnation, self_});
 }
 
 void Member::dead_node(const Update& d) {
-  Peer& st = peers_[d.node];
+  const Peer& st = peers_.get(d.node);
   if (!st.known) return;
   if (d.incarnation < st.incarnation) return;
-  st.suspicion.reset();
+  suspicions_.erase(d.node);
   if (st.state == PeerState::dead || st.state == PeerState::left) return;
   if (d.node == self_) {
     refute(d.incarnation);
     return;
   }
   broadcast(d);
-  st.incarnation = d.incarnation;
+  peers_.mut(d.node).incarnation = d.incarnation;
   set_state(d.node, d.node == d.from ? PeerState::left : PeerState::dead);
 }
 
@@ -162,7 +164,7 @@ void Member::refute(uint32_t accused_incarnation) {
     my_incarnation_ = accused_incarnation + 1;
     inc = my_incarnation_;
   }
-  peers_[self_].incarnation = inc;
+  peers_.mut(self_).incarnation = inc;
   if (s_.arm.awareness) awareness_.apply_delta(1);
   broadcast(Update{UpdateKind::alive, self_, inc, self_});
   s_.trace(self_, "swim_refute", {{"accused_incarnation", accused_incarnation}, {"incarnation", inc}});

@@ -25,6 +25,7 @@
 #include "models/timeout/silence_chain.h"
 #include "models/timeout/timeout_table.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/timeout_swim.h"
 
 namespace fdsim::cli {
 
@@ -189,8 +190,26 @@ int run_timeout(const TimeoutArgs& a) {
 
 void add_timeout_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<TimeoutArgs>();
+  auto swim = std::make_shared<SwimTimeoutArgs>();
+  auto model = std::make_shared<std::string>("hou_shin");
   CLI::App* sub = app.add_subcommand(
-      "timeout", "Print the Hou-Shin exit-time mean E[W], survival S(t) and T_out(alpha)");
+      "timeout",
+      "Print the Hou-Shin exit-time mean E[W], survival S(t) and T_out(alpha), or (--model "
+      "swim) memberlist's suspicion and probe timeouts");
+  sub->add_option("--model", *model, "hou_shin (default) or swim")
+      ->check(CLI::IsMember({"hou_shin", "swim"}));
+  sub->add_option("--members", swim->members, "swim: cluster size n (required with --model swim)");
+  sub->add_option("--probe-interval-ms", swim->probe_interval_ms, "swim: ProbeInterval (1000)");
+  sub->add_option("--probe-timeout-ms", swim->probe_timeout_ms, "swim: ProbeTimeout (500)");
+  sub->add_option("--suspicion-mult", swim->suspicion_mult, "swim: SuspicionMult, alpha (4)");
+  sub->add_option("--suspicion-max-timeout-mult", swim->suspicion_max_timeout_mult,
+                  "swim: SuspicionMaxTimeoutMult (6)");
+  sub->add_option("--confirmations", swim->confirmations,
+                  "swim: Lifeguard's K (default: memberlist's suspicion-mult - 2)");
+  sub->add_option("--awareness-max-multiplier", swim->awareness_max_multiplier,
+                  "swim: AwarenessMaxMultiplier (8)");
+  sub->add_flag("--no-lifeguard", swim->no_lifeguard,
+                "swim: plain SWIM (no awareness, no dynamic suspicion)");
   sub->add_option("--lambda", args->lambda, "Region input rate lambda_r, per s (default 0.8)");
   sub->add_option("--lambda-u", args->lambda_u, "Input rate in U (default: --lambda)");
   sub->add_option("--lambda-m", args->lambda_m, "Input rate in M (default: --lambda)");
@@ -212,8 +231,14 @@ void add_timeout_command(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  fdsim timeout --lambda 0.8 --mu 1 --region U --state 1 --t 5 --t 10\n"
       "  fdsim timeout --region M --state 2 --alpha 0.05 --alpha 0.01 --json\n"
-      "  fdsim timeout --region O --loss 0.02 --alpha 0.01 --allowance-ms 20\n");
-  sub->callback([args, &exit_code] {
+      "  fdsim timeout --region O --loss 0.02 --alpha 0.01 --allowance-ms 20\n"
+      "  fdsim timeout --model swim --members 1000 --confirmations 4 --json\n");
+  sub->callback([args, swim, model, &exit_code] {
+    if (*model == "swim") {
+      swim->json = args->json;
+      exit_code = run_swim_timeout(*swim);
+      return;
+    }
     if (args->alphas.empty()) args->alphas = {0.05, 0.01};
     if (args->times.empty()) args->times = {5.0, 10.0};
     exit_code = run_timeout(*args);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -105,6 +106,56 @@ TEST_F(TimeoutCommand, LoadSharingRunWithTrace_BroadcastAndSuspectRecordsCarryTh
   EXPECT_GT(broadcasts, 50u);
   EXPECT_GT(with_t_out, 10u);
   EXPECT_GT(suspects, 0u);
+}
+
+// fdsim timeout --model swim against memberlist's formulas computed by hand:
+// suspicionTimeout = SuspicionMult x int(max(1, log10 n) x 1000) x ProbeInterval / 1000,
+// max = SuspicionMaxTimeoutMult x min, and for c of k confirmations
+// floor-ms(max - ln(c + 1) / ln(k + 1) x (max - min)) (suspicion.go remainingSuspicionTime).
+// n = 100: min = 4 x 2000 x 1 s / 1000 = 8 s, max = 48 s, k = 2: 48 s, 22.762 s, 8 s.
+// n = 1000, K = 4: min 12 s, max 72 s: 72, 46.159, 31.043, 20.318, 12 s.
+// n = 16: int(1.20412 x 1000) = 1204, min = 4.816 s. n = 3: n - 2 < k, so k = 0 and min.
+TEST_F(TimeoutCommand, Swim_SuspicionTimeoutsMatchMemberlistsFormulas) {
+  struct Row {
+    const char* args;
+    int64_t k;
+    std::vector<int64_t> ms;
+  };
+  for (const Row& r : {Row{"--members 100", 2, {48000, 22762, 8000}},
+                       Row{"--members 1000 --confirmations 4", 4,
+                           {72000, 46159, 31043, 20318, 12000}},
+                       Row{"--members 16", 2, {28896, 13703, 4816}},
+                       Row{"--members 3", 0, {4000}},
+                       Row{"--members 100 --no-lifeguard", 0, {8000}}}) {
+    const Result res = fdsim(std::string("timeout --model swim --json ") + r.args);
+    ASSERT_EQ(res.code, 0) << res.err;
+    const json j = json::parse(res.out);
+    EXPECT_EQ(j["k"].get<int64_t>(), r.k) << r.args;
+    ASSERT_EQ(j["suspicion"].size(), r.ms.size()) << r.args;
+    for (size_t c = 0; c < r.ms.size(); ++c)
+      EXPECT_EQ(j["suspicion"][c]["timeout_ns"].get<int64_t>(), r.ms[c] * 1000000) << r.args
+                                                                                    << " c " << c;
+  }
+  // Awareness: the probe deadline is ProbeInterval x (score + 1) for scores 0 .. 7, the direct
+  // wait min(ProbeTimeout, deadline); without awareness only score 0.
+  const Result res = fdsim("timeout --model swim --members 10 --probe-interval-ms 200 "
+                           "--probe-timeout-ms 300 --json");
+  ASSERT_EQ(res.code, 0) << res.err;
+  const json j = json::parse(res.out);
+  ASSERT_EQ(j["probe"].size(), 8u);
+  for (int64_t s = 0; s < 8; ++s) {
+    EXPECT_EQ(j["probe"][s]["deadline_ns"].get<int64_t>(), 200000000 * (s + 1));
+    EXPECT_EQ(j["probe"][s]["direct_wait_ns"].get<int64_t>(), s == 0 ? 200000000 : 300000000);
+  }
+  EXPECT_EQ(json::parse(fdsim("timeout --model swim --members 10 --no-lifeguard --json").out)
+                ["probe"].size(), 1u);
+  const Result table = fdsim("timeout --model swim --members 100");
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("22.762000000 s"), std::string::npos) << table.out;
+  const Result bad = fdsim("timeout --model swim --suspicion-mult 0");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--members"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("--suspicion-mult"), std::string::npos) << bad.err;
 }
 
 }  // namespace timeout_command_test

@@ -47,6 +47,8 @@ TEST(SwimConfig, MemberlistLanDefaults) {
   EXPECT_EQ(c.retransmit_mult, 4);
   EXPECT_EQ(c.push_pull_interval, Duration::ms(30000));
   EXPECT_EQ(c.udp_buffer_bytes, 1400);
+  EXPECT_EQ(c.suspicion_confirmations, 2);  // memberlist: SuspicionMult - 2
+  EXPECT_EQ(p.resolved["suspicion_confirmations"], 2);
   ASSERT_EQ(c.arms.size(), 1u);
   EXPECT_EQ(c.arms[0].name, "lifeguard");
   EXPECT_TRUE(c.arms[0].awareness && c.arms[0].dynamic_suspicion && c.arms[0].nack &&
@@ -71,6 +73,35 @@ TEST(SwimConfig, ArmsSwitchLifeguardAndEachPart) {
   EXPECT_EQ(p.config.probe_interval, Duration::ms(200));
   EXPECT_EQ(p.config.arm_names(),
             (std::vector<std::string>{"swim", "lifeguard", "no-awareness", "only-nack"}));
+}
+
+// Lifeguard's K: memberlist's rule follows suspicion_mult unless set; the member count and
+// dynamic_suspicion decide the k a suspicion actually uses (state.go suspectNode).
+TEST(SwimConfig, SuspicionConfirmationsDefaultToMemberlistsRule) {
+  EXPECT_EQ(parse(json::parse(R"({"suspicion_mult": 7})")).config.suspicion_confirmations, 5);
+  EXPECT_EQ(parse(json::parse(R"({"suspicion_mult": 1})")).config.suspicion_confirmations, 0);
+  const Parsed p = parse(json::parse(R"({"suspicion_mult": 3, "suspicion_confirmations": 5})"));
+  ASSERT_TRUE(p.diag.ok()) << problems(p);
+  EXPECT_EQ(p.config.suspicion_confirmations, 5);
+  EXPECT_EQ(p.config.suspicion_k(SwimArm{}, 8), 5);
+  EXPECT_EQ(p.config.suspicion_k(SwimArm{}, 7), 5);  // 7 - 2 = 5 other members suffice
+  EXPECT_EQ(p.config.suspicion_k(SwimArm{}, 6), 0);  // memberlist: n - 2 < k gives k = 0
+  SwimArm off;
+  off.dynamic_suspicion = false;
+  EXPECT_EQ(p.config.suspicion_k(off, 100), 0);
+  const Parsed bad = parse(json::parse(R"({"suspicion_confirmations": -1})"));
+  EXPECT_NE(problems(bad).find("$.swim.suspicion_confirmations"), std::string::npos)
+      << problems(bad);
+}
+
+// The memory bound (memory_bound.h): 12 kB x n + 4 B x n^2 over 16 GB is refused with the
+// estimate; 60 000 members (14.4 GB + 0.7 GB) pass, 100 000 (40 GB + 1.2 GB) do not.
+TEST(SwimConfig, ClustersOverTheMemoryBoundAreRefusedWithTheEstimate) {
+  EXPECT_TRUE(parse(json::object(), 60000).diag.ok()) << problems(parse(json::object(), 60000));
+  const std::string s = problems(parse(json::object(), 100000));
+  EXPECT_NE(s.find("$.swim: nodes.count 100000"), std::string::npos) << s;
+  EXPECT_NE(s.find("about 41.2 GB"), std::string::npos) << s;
+  EXPECT_NE(s.find("16.0 GB"), std::string::npos) << s;
 }
 
 TEST(SwimConfig, EveryProblemReportedWithItsPath) {

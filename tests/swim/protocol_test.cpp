@@ -1,5 +1,7 @@
 // SWIM / Lifeguard protocol behaviour with exact oracles: crash detection against the
 // suspicion timeouts, refutation after a pause, awareness under a slow member, quiet traffic.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "tests/swim/harness.h"
@@ -95,6 +97,104 @@ TEST(SwimProtocol, EachRemovalIsAtAMemberlistSuspicionDeadline) {
     }
     EXPECT_GE(waited, Duration::ms(4000)) << "member " << member;
   }
+}
+
+// Lifeguard's K apart from alpha (suspicion_confirmations): with K = 4 in an 8-member cluster
+// (alpha = suspicion_mult = 4, min 4 s, max 24 s) each member's timer follows
+// remainingSuspicionTime with k = 4: 24 s with no confirmation, then floor-ms of
+// 24 - ln(c + 1) / ln 5 x 20 s: 15.386 s, 10.347 s, 6.772 s, and min 4 s at four. memberlist's
+// own rule (k = 2) could never count a third or fourth confirmation; here some member must
+// (7 probers of the crashed member, every one suspects it within two probe rounds).
+TEST(SwimProtocol, SuspicionConfirmationsSetKApartFromAlpha) {
+  SwimConfig cfg = test::config(8, true);
+  cfg.suspicion_confirmations = 4;
+  HarnessOptions o;
+  o.seed = 3;
+  Harness h(cfg, o);
+  h.at(at_s(20.0), [&] { h.hosts.crash(3); });
+  h.run_until_s(80.0);
+  const auto is_about_3 = [](const nlohmann::json& r) { return r["target"] == 3; };
+  const auto timeouts = h.records("swim_suspicion_timeout", std::nullopt, is_about_3);
+  ASSERT_FALSE(timeouts.empty());
+  const int64_t deadline_ms[] = {24000, 15386, 10347, 6772, 4000};
+  int64_t most = 0;
+  for (const auto& t : timeouts) {
+    const NodeId member = t["node"].get<NodeId>();
+    const auto starts = h.records("swim_state", member, [](const nlohmann::json& r) {
+      return r["target"] == 3 && r["to"] == "suspect";
+    });
+    ASSERT_EQ(starts.size(), 1u);
+    const Duration waited = Harness::time_of(t) - Harness::time_of(starts[0]);
+    const int64_t c = t["confirmations"].get<int64_t>();
+    ASSERT_LE(c, 4) << "member " << member;
+    most = std::max(most, c);
+    // At its deadline for c confirmations, or at once when the c-th came after that (then
+    // before the deadline for c - 1, which would have fired first).
+    if (c > 0 && waited > Duration::ms(deadline_ms[c])) {
+      EXPECT_LT(waited, Duration::ms(deadline_ms[c - 1])) << "member " << member;
+    } else {
+      EXPECT_LE(waited, Duration::ms(deadline_ms[c])) << "member " << member;
+    }
+    if (c == 0) {
+      EXPECT_EQ(waited, Duration::ms(24000)) << "member " << member;
+    }
+    EXPECT_GE(waited, Duration::ms(4000)) << "member " << member;
+  }
+  EXPECT_GE(most, 3) << "no member counted more than memberlist's default k = 2";
+  EXPECT_EQ(h.model->recorder().false_removals(), 0u);
+}
+
+// K larger than the other members can supply (n - 2 < K) falls back to k = 0 as memberlist
+// does: with Lifeguard on, every member removes the crashed member exactly min = 4 s after its
+// own suspicion started, and counts no confirmation.
+TEST(SwimProtocol, SuspicionConfirmationsBeyondTheClusterMeanNoDynamicSuspicion) {
+  SwimConfig cfg = test::config(8, true);
+  cfg.suspicion_confirmations = 7;
+  HarnessOptions o;
+  o.seed = 3;
+  Harness h(cfg, o);
+  h.at(at_s(20.0), [&] { h.hosts.crash(3); });
+  h.run_until_s(80.0);
+  const auto is_about_3 = [](const nlohmann::json& r) { return r["target"] == 3; };
+  const auto timeouts = h.records("swim_suspicion_timeout", std::nullopt, is_about_3);
+  ASSERT_FALSE(timeouts.empty());
+  for (const auto& t : timeouts) {
+    const NodeId member = t["node"].get<NodeId>();
+    const auto starts = h.records("swim_state", member, [](const nlohmann::json& r) {
+      return r["target"] == 3 && r["to"] == "suspect";
+    });
+    ASSERT_EQ(starts.size(), 1u);
+    EXPECT_EQ(t["confirmations"].get<int64_t>(), 0) << "member " << member;
+    EXPECT_EQ(Harness::time_of(t) - Harness::time_of(starts[0]), Duration::ms(4000))
+        << "member " << member;
+  }
+}
+
+// A pause that catches the paused member inside a probe's direct-ack wait (30% loss, so acks go
+// missing and probes stay open for their whole 500 ms wait): the probe timeout is replayed at
+// the resume, after the probe deadline, which then fires at once and fails the probe at the
+// resume instant. Before the fix the deadline was scheduled in the past and the run aborted
+// ("event 'swim.probe_deadline' ... scheduled at ..., before now"), as main's fdsim did on the
+// same set-up as a scenario for seeds 2 and 3.
+TEST(SwimProtocol, PauseDuringAProbeReplaysItsDeadlineAtTheResume) {
+  int failed_at_resume = 0;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    for (int i = 0; i < 10; ++i) {
+      HarnessOptions o;
+      o.seed = seed;
+      o.loss = 0.3;
+      Harness h(test::config(8, true), o);
+      const double at = 20.0 + 0.1 * i;
+      h.at(at_s(at), [&] { h.hosts.pause(2); });
+      h.at(at_s(at + 12.0), [&] { h.hosts.resume(2); });
+      h.run_until_s(60.0);
+      EXPECT_GT(h.m(2).incarnation(), 1u) << "seed " << seed << " at " << at;
+      failed_at_resume += int(h.records("swim_probe_failed", 2, [&](const nlohmann::json& r) {
+                                 return Harness::time_of(r) == at_s(at + 12.0);
+                               }).size());
+    }
+  }
+  EXPECT_GT(failed_at_resume, 0) << "no run replayed an open probe at the resume";
 }
 
 // A 3 s pause of member 2 (shorter than min = 4 s): members suspect it, and when it resumes it

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# bench/scale.sh: how each model's cost grows with the cluster size (issue 27, item 6).
+#
+# Usage: bench/scale.sh [BUILD_DIR] [MODEL ...]
+#   BUILD_DIR  the build with fdsim (default: build)
+#   MODEL      swim, geode, loadsharing, detectors (default: all four)
+# Environment: SIZES="100 1000" overrides the sizes of every model; HORIZON_S overrides the
+# simulated time; TIMEOUT_S (default 1800) bounds each run's wall time; KEEP=dir keeps the generated scenarios and results there.
+#
+# For every model and size it writes one scenario (one arm, one replication; the model's
+# shipped example set-up with nodes.count = N), runs `fdsim run` on it and prints one row from
+# the result's run_stats: simulated seconds, events, wall and CPU seconds, events per CPU
+# second, peak RSS and peak RSS per node. Sizes: 100, 1 000, 10 000, 100 000 (load sharing 16,
+# 64, 256, 1 024, 4 096). A size that `fdsim validate` refuses (for SWIM: the memory bound of
+# models/swim/README.md) is printed as refused with validation's message. Figures move by tens
+# of percent on a shared machine: compare rows of one invocation, run it on a quiet machine
+# (under the build lock when sharing one).
+set -euo pipefail
+build=${1:-build}
+shift || true
+models=("$@")
+[ ${#models[@]} -eq 0 ] && models=(swim geode loadsharing detectors)
+fdsim="$build/fdsim"
+[ -x "$fdsim" ] || { echo "bench/scale.sh: no $fdsim (build the fdsim target first)" >&2; exit 2; }
+work=${KEEP:-$(mktemp -d)}
+mkdir -p "$work"
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+
+printf '%-12s %8s %6s %12s %9s %9s %12s %10s %10s  %s\n' model nodes sim_s events wall_s cpu_s \
+  events/cpu_s peak_MB KB/node "swim: first suspicion / first removal / removal by all (s after the crash)"
+for model in "${models[@]}"; do
+  case $model in
+    loadsharing) sizes=${SIZES:-"16 64 256 1024 4096"} ;;
+    swim|geode|detectors) sizes=${SIZES:-"100 1000 10000 100000"} ;;
+    *) echo "bench/scale.sh: unknown model $model (swim, geode, loadsharing, detectors)" >&2; exit 2 ;;
+  esac
+  for n in $sizes; do
+    scen="$work/$model-$n.json"
+    /usr/bin/python3 - "$model" "$n" "${HORIZON_S:-}" > "$scen" <<'PY'
+import json, sys
+model, n, horizon = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+net = {"latency": {"model": "exponential", "min_ms": 0.2, "mean_ms": 1}, "loss": 0.01}
+# One crash at a third of the run, so detection and dissemination are exercised.
+if model == "swim":
+    h = float(horizon or 60)
+    s = {"swim": {"arms": [{"name": "lifeguard"}]},
+         "faults": [{"kind": "crash", "at_s": h / 3, "nodes": [n // 2]}]}
+elif model == "geode":
+    h = float(horizon or 60)
+    s = {"nodes": {"count": n, "locators": [0]},
+         "faults": [{"kind": "crash", "at_s": h / 3, "nodes": [n // 2]}],
+         "membership": {"profile": "wiki", "member_timeout_ms": 5000, "members": "all",
+                        "send_jitter_ms": 10, "start_offset_max_ms": 100,
+                        "neighbour_check": [{"name": "fixed"}]}}
+elif model == "loadsharing":
+    h = float(horizon or 120)
+    s = {"faults": [{"kind": "crash_process", "nodes": "all", "mean_up_s": 600, "mean_down_s": 60}],
+         "workload": {"arrival_rate_per_s": 0.7,
+                      "execution": {"distribution": "exponential", "rate_per_s": 1},
+                      "deadline": {"kind": "uniform", "min_s": 2, "max_s": 10}},
+         "load_sharing": {"scheduling": "mlfs", "th_u": 1, "th_f": 4, "buddy_size": 10,
+                          "arms": [{"name": "hs05", "diagnosis": "hou_shin", "alpha": 0.05}]}}
+else:  # detectors: the heartbeat-detector study's set-up with its quantile arm
+    h = float(horizon or 60)
+    s = {"faults": [{"kind": "crash_process", "nodes": "all", "mean_up_s": 300,
+                     "mean_down_s": 30, "start_s": 10}],
+         "detectors": {"senders": "all", "monitors_per_sender": 2, "heartbeat_period_ms": 1000,
+                       "send_jitter_ms": 20,
+                       "arms": [{"name": "quantile", "detector": {"kind": "quantile",
+                                 "alpha": 0.01, "delay_allowance_ms": 50}}]}}
+scen = {"name": f"scale-{model}-{n}", "seed": 1, "horizon_s": h, "nodes": {"count": n},
+        "network": net}
+scen.update(s)
+json.dump(scen, sys.stdout)
+PY
+    if ! msg=$("$fdsim" validate "$scen" 2>&1 >/dev/null); then
+      printf '%-12s %8s refused: %s\n' "$model" "$n" "$(echo "$msg" | head -1)"
+      continue
+    fi
+    if ! timeout "${TIMEOUT_S:-1800}" "$fdsim" run "$scen" --out "$work/out-$model-$n" --quiet; then
+      printf '%-12s %8s failed or over TIMEOUT_S=%s s\n' "$model" "$n" "${TIMEOUT_S:-1800}"
+      continue
+    fi
+    /usr/bin/python3 - "$work/out-$model-$n" "$model" "$n" <<'PY'
+import glob, json, sys
+out, model, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+(path,) = glob.glob(out + "/*.json")
+r = json.load(open(path))
+st = r["run_stats"]
+h = r["manifest"]["horizon_s"]
+extra = ""
+if model == "swim":
+    m = next(iter(r["metrics"].values()))
+    val = lambda k: m[k]["mean"] if m.get(k, {}).get("count") else float("nan")
+    extra = "%.3f / %.3f / %.3f" % (val("detection_first_suspicion_s"),
+                                    val("detection_first_removal_s"),
+                                    val("detection_removal_all_s"))
+print("%-12s %8d %6g %12d %9.2f %9.2f %12.0f %10.1f %10.2f  %s" % (
+    model, n, h, st["events_dispatched_count"], st["wall_time_s"], st["cpu_time_s"],
+    st["events_per_cpu_s"], st["peak_rss_kb"] / 1024, st["peak_rss_kb"] / n, extra))
+PY
+  done
+done

@@ -1,0 +1,20 @@
+#include "models/swim/memory_bound.h"
+
+#include <cstdio>
+
+namespace fdsim::swim {
+
+double swim_state_bytes(double members) {
+  return members * kBytesPerMember + members * members * kProbeOrderBytesPerEntry;
+}
+
+std::string bytes_text(double bytes) {
+  char buf[64];
+  if (bytes >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f MB", bytes / 1e6);
+  return buf;
+}
+
+}  // namespace fdsim::swim
