@@ -192,8 +192,10 @@ TEST(Loader, LoadSharingUnknownDiagnosis) {
   json d = sharing();
   d["load_sharing"]["arms"] = json::parse(R"([{"name": "x", "diagnosis": "psychic"}])");
   EXPECT_EQ(problems(d), Lines{"x.json: $.load_sharing.arms[0].diagnosis: expected one of "
-                               "\"none\", \"fixed\", \"fixed_periodic\", \"oracle\", \"oracle_extra\", "
-                               "\"geode_ring\", \"hou_shin\", \"hou_shin_extra\", got the string "
+                               "\"none\", \"fixed\", \"fixed_periodic\", \"fixed_on_silence\", "
+                               "\"oracle\", \"oracle_extra\", \"oracle_periodic\", "
+                               "\"periodic_no_diagnosis\", \"geode_ring\", \"hou_shin\", "
+                               "\"hou_shin_extra\", got the string "
                                "\"psychic\""});
 }
 
