@@ -79,7 +79,7 @@ for spec in "1000 600" "100000 60"; do
        "$(printf %.3g "${floor_eps[$1]}") events/wall s, $(printf %.3g "${floor_cpu[$1]}") events/CPU s"
 done
 
-for name in ring-1k ring-100k ring-100k-exp-loss; do
+for name in ring-1k ring-100k ring-100k-exp-loss ring-100k-ge-loss; do
   input="bench/inputs/$name.json"
   f=$(fdsim_best "$input")
   n=$(field nodes "$f")
@@ -96,7 +96,11 @@ for name in ring-1k ring-100k ring-100k-exp-loss; do
   case $name in
     ring-1k) target "ring-1k speed" "$ratio" ">=" 0.8 "x floor" "$input"; fdsim_eps_1k=$eps ;;
     ring-100k) target "ring-100k speed" "$ratio" ">=" 1.0 "x floor" "$input" ;;
-    ring-100k-exp-loss) target "ring-100k-exp-loss memory" "$(printf %.0f "$bpn")" "<=" 512 "bytes/node" "$input" ;;
+    ring-100k-exp-loss) target "ring-100k-exp-loss memory" "$(printf %.0f "$bpn")" "<=" 512 "bytes/node" "$input"
+      fdsim_eps_exp_loss=$eps ;;
+    ring-100k-ge-loss)  # Gilbert–Elliott loss against the Bernoulli loss of the same invocation
+      target "ring-100k-ge-loss speed" "$(awk "BEGIN{printf \"%.2f\", $eps / $fdsim_eps_exp_loss}")" \
+        ">=" 0.8 "x ring-100k-exp-loss" "$input" ;;
   esac
 done
 # SimGrid 3.32 (Debian libsimgrid-dev) on ring-1k: the same workload (bench/simgrid/), when

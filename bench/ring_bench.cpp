@@ -6,7 +6,8 @@
 //   {"name", "description", "nodes", "horizon_s", "heartbeat_period_ms" (1000),
 //    "check_period_ms" (1000), "timeout_ms" (5000),
 //    "latency": <latency object of docs/scenario-format.md> (constant 0.5 ms),
-//    "loss": probability (0), "compact_streams": per-node streams on CompactRng (false)}
+//    "loss": probability (0), "loss_model": <Gilbert–Elliott object of docs/scenario-format.md>
+//    (absent = Bernoulli "loss"), "compact_streams": per-node streams on CompactRng (false)}
 // Prints one JSON line: events dispatched, wall seconds, events per wall second (and per CPU
 // second of the run, less sensitive to other load on the machine), peak RSS,
 // bytes per node (growth of the peak RSS over the run, divided by N), the peak number of
@@ -23,6 +24,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,7 @@ struct Params {
   Duration timeout = Duration::ms(5000);
   std::shared_ptr<const net::LatencyModel> latency;
   double loss = 0;
+  std::optional<net::GilbertElliott> loss_model;
   bool compact_streams = false;
   std::string name;
 };
@@ -139,6 +142,10 @@ int main(int argc, char** argv) {
     p.latency = net::parse_latency_model(lr, "", 0.5);
   });
   p.loss = r.probability("loss", 0.0);
+  r.at_most_one_of({"loss", "loss_model"});
+  r.object("loss_model", [&](scenario::ObjectReader& gr) {
+    if (gr.present()) p.loss_model = net::parse_gilbert_elliott(gr);
+  });
   p.compact_streams = r.boolean("compact_streams", false);
   r.finish();
   for (int i = 2; i + 1 < argc; i += 2) {
@@ -157,6 +164,7 @@ int main(int argc, char** argv) {
   net::NetworkConfig nc;
   nc.latency = p.latency;
   nc.loss = p.loss;
+  nc.loss_model = p.loss_model;
   nc.compact_streams = p.compact_streams;
   RngFactory rng(1, 0);
   net::Network network(sim, hosts, rng, nc);

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "sim/net/delay_samples.h"
+#include "sim/net/delay_trace.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::net {
@@ -45,6 +46,21 @@ std::string resolve_path(const std::string& file, const std::string& base_dir) {
 
 }  // namespace
 
+GilbertElliott parse_gilbert_elliott(ObjectReader& r) {
+  GilbertElliott g;
+  const size_t before = r.diagnostics().problems.size();
+  r.required_enumeration("model", {"gilbert_elliott"});
+  g.p_good_to_bad = r.required_positive("p_good_to_bad", 0, 1);
+  g.p_bad_to_good = r.required_positive("p_bad_to_good", 0, 1);
+  g.loss_good = r.probability("loss_good", 0.0);
+  g.loss_bad = r.probability("loss_bad", 1.0);
+  g.shared = r.enumeration("scope", "link", {"link", "group"}) == "group";
+  // A chain that never loses has no bursts to model: almost certainly a typo.
+  if (r.diagnostics().problems.size() == before && !(g.stationary_loss() > 0))
+    r.error("loss_bad", "loss_good and loss_bad are both 0: the chain never loses a packet");
+  return g;
+}
+
 std::shared_ptr<const LatencyModel> parse_latency_model(ObjectReader& r,
                                                         const std::string& base_dir,
                                                         double def_ms) {
@@ -55,10 +71,12 @@ std::shared_ptr<const LatencyModel> parse_latency_model(ObjectReader& r,
     return constant_latency(r.number("ms", def_ms, 0, kMaxMs));
   }
   const std::string model = r.required_enumeration(
-      "model", {"constant", "uniform", "exponential", "lognormal", "pareto", "empirical"});
+      "model", {"constant", "uniform", "exponential", "lognormal", "pareto", "empirical",
+                                 "trace"});
   if (diag.problems.size() != before) {
     // Unknown model: its parameters cannot be checked; do not also report them as unknown.
-    for (const char* k : {"ms", "min_ms", "max_ms", "mean_ms", "median_ms", "sigma", "alpha", "file"})
+    for (const char* k : {"ms", "min_ms", "max_ms", "mean_ms", "median_ms", "sigma", "alpha", "file", "links",
+                          "loop_ms"})
       if (r.has(k)) r.consume(k);
     return constant_latency(def_ms);
   }
@@ -89,6 +107,26 @@ std::shared_ptr<const LatencyModel> parse_latency_model(ObjectReader& r,
     const double lo = required_above(r, "min_ms", 0, 1);
     const double alpha = required_above(r, "alpha", 1, 2);
     if (diag.problems.size() == before) out = pareto_latency(lo, alpha);
+  } else if (model == "trace") {
+    const std::string file = r.required_string("file");
+    const bool shared = r.enumeration("links", "offset", {"offset", "shared"}) == "shared";
+    const std::optional<double> loop_ms = r.optional_number("loop_ms", 0, 1e11, false);
+    if (diag.problems.size() == before && loop_ms && !(*loop_ms > 0))
+      r.error("loop_ms", "expected a number > 0, got " + fmt(*loop_ms));
+    if (diag.problems.size() == before) {
+      std::string err;
+      std::vector<TraceRow> rows = load_delay_trace_rows(resolve_path(file, base_dir), err);
+      if (!err.empty()) {
+        r.error("file", err);
+      } else if (loop_ms && Duration::from_ms(*loop_ms).count_ns() <= rows.back().offset_ns) {
+        r.error("loop_ms", "expected a loop longer than the trace's last offset (" +
+                               fmt(double(rows.back().offset_ns) * 1e-6) + " ms), got " +
+                               fmt(*loop_ms));
+      } else {
+        const int64_t loop_ns = loop_ms ? Duration::from_ms(*loop_ms).count_ns() : 0;
+        out = std::make_shared<const TraceLatency>(std::move(rows), loop_ns, shared);
+      }
+    }
   } else {  // empirical
     const std::string file = r.required_string("file");
     if (diag.problems.size() == before) {
@@ -110,6 +148,11 @@ NetworkConfig parse_network_config(ObjectReader& network, const scenario::NodesC
   network.object("latency",
                  [&](ObjectReader& r) { cfg.latency = parse_latency_model(r, base_dir, 1.0); });
   cfg.loss = network.probability("loss", 0.0);
+  network.at_most_one_of({"loss", "loss_model"});
+  // Absent optional sections write nothing to the resolved config, so that scenarios without
+  // them resolve (and their results hash) exactly as before.
+  if (network.has("loss_model"))
+    network.object("loss_model", [&](ObjectReader& r) { cfg.loss_model = parse_gilbert_elliott(r); });
   cfg.retransmit_interval = Duration::from_ms(network.positive("retransmit_ms", 100, 0, kMaxMs));
   // The event-rate budget (sim/scenario/event_rate.h): a reliable message is resent every
   // retransmit_ms until acknowledged; with one pending message per node, estimate =
@@ -117,6 +160,48 @@ NetworkConfig parse_network_config(ObjectReader& network, const scenario::NodesC
   scenario::check_period(network, "retransmit_ms", cfg.retransmit_interval, double(nodes.count),
                          "nodes.count " + std::to_string(nodes.count));
   cfg.reliable_give_up = network.duration_s("reliable_give_up_s", 60, 0, 1e9);
+  size_t processes = 0;
+  if (network.has("starved")) network.objects("starved", [&](ObjectReader& r, size_t) {
+    StarvedEntry e;
+    e.nodes = scenario::parse_node_set(r, "nodes", nodes, false, true);
+    r.object("service", [&](ObjectReader& sr) {
+      if (!sr.present()) {
+        r.error("service", "required field is missing (a latency-model object: the service time of each work item)");
+      }
+      e.service = parse_latency_model(sr, base_dir, 1.0);
+    });
+    const bool process = r.has("mean_normal_s") || r.has("mean_starved_s");
+    if (process) {
+      for (const char* k : {"at_s", "duration_s"})
+        if (r.has(k)) r.error(k, "a process entry (mean_normal_s, mean_starved_s) has no fixed window");
+      // Both keys are needed, but only in a process entry (the schema cannot say "required"
+      // for the whole array), so their absence is checked here.
+      for (const char* k : {"mean_normal_s", "mean_starved_s"})
+        if (!r.has(k)) r.error(k, "required field is missing (a process entry needs mean_normal_s and mean_starved_s)");
+      e.mean_normal_s = r.positive("mean_normal_s", 1, 0, 1e9);
+      e.mean_starved_s = r.positive("mean_starved_s", 1, 0, 1e9);
+      e.start = SimTime::zero() + r.duration_s("start_s", 0);
+      if (const auto stop = r.optional_number("stop_s", 0, 1e9, false))
+        e.stop = SimTime::zero() + Duration::from_seconds(*stop);
+      e.stream = processes == 0 ? "net.starved" : "net.starved#" + std::to_string(processes);
+      ++processes;
+      // Event-rate budget: two window events per node per cycle of mean_normal + mean_starved.
+      scenario::check_event_rate(
+          r, "mean_normal_s", 2.0 * double(e.nodes.size()) / (*e.mean_normal_s + *e.mean_starved_s),
+          "2 x nodes " + std::to_string(e.nodes.size()) + " / (mean_normal_s + mean_starved_s) " +
+              scenario::rate_text(*e.mean_normal_s + *e.mean_starved_s) + " s");
+    } else {
+      for (const char* k : {"start_s", "stop_s"})
+        if (r.has(k)) r.error(k, "only a process entry (mean_normal_s, mean_starved_s) has " + std::string(k));
+      e.at = SimTime::zero() + r.duration_s("at_s", 0);
+      if (const auto d = r.optional_number("duration_s", 0, 1e9, false))
+        e.end = e.at + Duration::from_seconds(*d);
+    }
+    e.queue_limit = size_t(r.integer("queue_limit", 0, 0, 1'000'000'000));
+    e.drop_oldest = r.enumeration("drop", "newest", {"newest", "oldest"}) == "oldest";
+    e.lifo = r.enumeration("order", "fifo", {"fifo", "lifo"}) == "lifo";
+    cfg.starved.push_back(std::move(e));
+  });
   network.objects("links", [&](ObjectReader& r, size_t) {
     LinkOverride o;
     o.from = scenario::parse_node_set(r, "from", nodes);
@@ -131,8 +216,12 @@ NetworkConfig parse_network_config(ObjectReader& network, const scenario::NodesC
       r.set_resolved("latency", nullptr);
     }
     o.loss = r.optional_number("loss", 0.0, 1.0);
-    if (!has_latency && !r.has("loss"))
-      r.error("a link override needs \"latency\" or \"loss\" (or both)");
+    r.at_most_one_of({"loss", "loss_model"});
+    const bool has_loss_model = r.has("loss_model");
+    if (has_loss_model)
+      r.object("loss_model", [&](ObjectReader& gr) { o.loss_model = parse_gilbert_elliott(gr); });
+    if (!has_latency && !r.has("loss") && !has_loss_model)
+      r.error("a link override needs \"latency\", \"loss\" or \"loss_model\"");
     cfg.overrides.push_back(std::move(o));
   });
   return cfg;

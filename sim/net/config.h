@@ -3,13 +3,16 @@
 //
 // {"latency": {"model": "constant", "ms": 1},   default for every link (default: constant 1 ms)
 //  "loss": 0.0,                                 per-attempt loss probability in [0, 1] (default 0)
+//  "loss_model": {...},                         Gilbert–Elliott bursty loss instead of "loss"
+//                                               (parse_gilbert_elliott below; not with "loss")
 //  "retransmit_ms": 100,                        reliable sends: retry interval, > 0 (default 100)
 //  "reliable_give_up_s": 60,                    reliable sends: no attempt starts this long
 //                                               after the first, >= 0 (default 60)
 //  "links": [                                   per-link overrides, first match wins
 //    {"from": <node set>, "to": <node set>,     absent = any node (resolved as [])
 //     "latency": {...},                         optional: absent keeps the default model
-//     "loss": 0.05}                             optional: absent (null) keeps the default loss
+//     "loss": 0.05,                             optional: absent (null) keeps the default loss
+//     "loss_model": {...}}                      optional, not with "loss": bursty loss here
 //  ]}
 // An override must set at least one of "latency" and "loss".
 //
@@ -25,6 +28,11 @@
 //                                                             (delay_samples.h); a relative
 //                                                             path is relative to the
 //                                                             scenario file's directory
+//   {"model": "trace", "file": "trace.txt",                   time-ordered replay of
+//    "links": "offset" | "shared", "loop_ms": x}              (offset_ms, delay_ms | lost)
+//                                                             rows (delay_trace.h); loop_ms
+//                                                             > the last offset (default:
+//                                                             last offset + mean spacing)
 // Contract: never throws; every problem goes to the reader's Diagnostics with its JSON path
 // ("$.network.latency.alpha: expected a number > 1, got 0.8"); on problems the returned config
 // still holds usable defaults.
@@ -42,6 +50,14 @@ namespace fdsim::net {
 NetworkConfig parse_network_config(scenario::ObjectReader& network,
                                    const scenario::NodesConfig& nodes,
                                    const std::string& base_dir);
+
+// Reads a Gilbert–Elliott loss-model object (sim/net/bursty_loss.h):
+//   {"model": "gilbert_elliott", "p_good_to_bad": (0, 1], "p_bad_to_good": (0, 1],
+//    "loss_good": [0, 1] (default 0), "loss_bad": [0, 1] (default 1),
+//    "scope": "link" (one chain per directed link, default) | "group" (one chain for every
+//    link the entry covers)}
+// Both loss probabilities 0 is an error (the chain would never lose a packet).
+GilbertElliott parse_gilbert_elliott(scenario::ObjectReader& r);
 
 // Reads one latency-model object (the format above) from `r`. If r is absent, returns
 // `def_ms` constant (and echoes it). Never returns null. Also used for other delay-like

@@ -10,6 +10,7 @@
 // on success `error` is cleared and the samples come back in file order.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,14 @@ namespace fdsim::net {
 inline constexpr std::uintmax_t kMaxDelaySamplesFileBytes = 64u << 20;
 
 std::vector<double> load_delay_samples_ms(const std::string& path, std::string& error);
+
+// The guarded line walker both data-file readers share (delay samples, delay traces): checks
+// that `path` is a regular file of at most kMaxDelaySamplesFileBytes, then calls
+// line(line_no, text) for every line that is not blank after removing its '#' comment (text is
+// trimmed). `line` returns false after setting `error` to stop. Returns false with `error` set
+// ("<path>: is not a regular file", "<path>: read error", ...) on any problem; `what` names the
+// file kind in messages ("delay samples file"). Never echoes file contents.
+bool for_each_data_line(const std::string& path, const char* what, std::string& error,
+                        const std::function<bool(size_t line_no, const std::string& text)>& line);
 
 }  // namespace fdsim::net

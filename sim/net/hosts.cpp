@@ -10,6 +10,160 @@ static_assert(sizeof(HostState) == 8, "HostState is per node: keep it small");
 
 Hosts::Hosts(Simulator& sim, size_t node_count) : sim_(sim), state_(node_count) {}
 
+namespace {
+
+class BoundedQueue final : public ServiceQueue {
+ public:
+  BoundedQueue(size_t limit, bool drop_oldest, bool lifo)
+      : limit_(limit), drop_oldest_(drop_oldest), lifo_(lifo) {}
+  void admit(ServiceItem&& item, std::vector<ServiceItem>& dropped) override {
+    if (limit_ > 0 && q_.size() >= limit_) {
+      if (!drop_oldest_) {
+        dropped.push_back(std::move(item));
+        return;
+      }
+      dropped.push_back(std::move(q_.front()));
+      q_.pop_front();
+    }
+    q_.push_back(std::move(item));
+  }
+  bool empty() const override { return q_.empty(); }
+  size_t size() const override { return q_.size(); }
+  ServiceItem next() override {
+    ServiceItem it;
+    if (lifo_) {
+      it = std::move(q_.back());
+      q_.pop_back();
+    } else {
+      it = std::move(q_.front());
+      q_.pop_front();
+    }
+    return it;
+  }
+  void clear() override { q_.clear(); }
+
+ private:
+  std::deque<ServiceItem> q_;
+  size_t limit_;
+  bool drop_oldest_, lifo_;
+};
+
+}  // namespace
+
+std::unique_ptr<ServiceQueue> bounded_queue(size_t limit, bool drop_oldest, bool lifo) {
+  return std::make_unique<BoundedQueue>(limit, drop_oldest, lifo);
+}
+
+Hosts::Server& Hosts::server(NodeId n) {
+  auto it = servers_.find(n);
+  if (it != servers_.end()) return it->second;
+  if (k_service_ == 0) k_service_ = sim_.kind("host.service");
+  Server& s = servers_[n];
+  s.queue = bounded_queue(0, false, false);
+  return s;
+}
+
+void Hosts::set_service_queue(NodeId n, std::unique_ptr<ServiceQueue> queue) {
+  check_node(n, "set_service_queue");
+  Server& s = server(n);
+  if (!s.queue->empty() || !queue) {
+    std::fprintf(stderr, "fdsim: internal error: Hosts::set_service_queue on node %u with a "
+                 "backlog or a null queue\n", n);
+    std::abort();
+  }
+  s.queue = std::move(queue);
+}
+
+bool Hosts::is_starved(NodeId n) const {
+  auto it = servers_.find(n);
+  return it != servers_.end() && it->second.starved;
+}
+
+const ServiceStats* Hosts::service_stats(NodeId n) const {
+  auto it = servers_.find(n);
+  return it == servers_.end() ? nullptr : &it->second.stats;
+}
+
+size_t Hosts::service_backlog(NodeId n) const {
+  auto it = servers_.find(n);
+  if (it == servers_.end()) return 0;
+  return it->second.queue->size() + (it->second.busy ? 1 : 0);
+}
+
+void Hosts::starve(NodeId n, std::shared_ptr<const LatencyModel> service,
+                   std::shared_ptr<Rng> stream) {
+  check_node(n, "starve");
+  if (!service || !stream) {
+    std::fprintf(stderr, "fdsim: internal error: Hosts::starve on node %u without a model\n", n);
+    std::abort();
+  }
+  Server& s = server(n);
+  s.service = std::move(service);
+  s.stream = std::move(stream);
+  s.starved = true;
+  update_queued(n, s);
+}
+
+void Hosts::end_starve(NodeId n) {
+  check_node(n, "end_starve");
+  auto it = servers_.find(n);
+  if (it == servers_.end()) return;
+  it->second.starved = false;
+  update_queued(n, it->second);
+}
+
+void Hosts::enqueue(NodeId n, ServiceItem&& item) {
+  Server& s = server(n);
+  if (!s.busy) return start_service(n, s, std::move(item));
+  std::vector<ServiceItem> dropped;
+  s.queue->admit(std::move(item), dropped);
+  for (ServiceItem& d : dropped) {
+    if (d.tag >= 0)
+      ++s.stats.dropped_messages;
+    else
+      ++s.stats.dropped_timers;
+    if (drop_hook_) drop_hook_(n, d);
+  }
+}
+
+void Hosts::start_service(NodeId n, Server& s, ServiceItem&& item) {
+  s.busy = true;
+  s.in_service = std::move(item);
+  // A backlog left when the condition ended drains with the last model the host had.
+  const Duration d = s.service->draw(*s.stream);
+  const uint32_t gen = s.gen;
+  sim_.schedule_after(d, k_service_, n, [this, n, gen] { end_service(n, gen); });
+  update_queued(n, s);
+}
+
+void Hosts::end_service(NodeId n, uint32_t gen) {
+  Server& s = servers_.find(n)->second;
+  if (s.gen != gen || !s.busy) return;  // the host crashed during the service
+  if (state_[n].mode == HostMode::paused) {
+    s.end_at_resume = true;
+    return;
+  }
+  finish_service(n, s);
+}
+
+// Runs the item whose service ended, then starts the next one. `s` stays valid: servers_ is a
+// std::map whose entries are never erased.
+void Hosts::finish_service(NodeId n, Server& s) {
+  ServiceItem it = std::move(s.in_service);
+  s.in_service = ServiceItem{};
+  s.busy = false;
+  s.end_at_resume = false;
+  update_queued(n, s);
+  const HostState& st = state_[n];
+  if (st.mode != HostMode::crashed && st.incarnation == it.incarnation) {
+    ++s.stats.served;
+    it.fn();  // may crash or pause n, or hand it more work (which may start a service)
+  }
+  if (!s.busy && !s.queue->empty() && state_[n].mode == HostMode::up)
+    start_service(n, s, s.queue->next());
+  update_queued(n, s);
+}
+
 [[gnu::cold, gnu::noinline]] void Hosts::check_node(NodeId n, const char* op) const {
   if (n >= state_.size()) [[unlikely]] {
     std::fprintf(stderr, "fdsim: internal error at t = %s: Hosts::%s on node %u, but there are %zu nodes\n",
@@ -80,19 +234,32 @@ void Hosts::fire_timer(uint32_t slot) {
   deliver_or_defer(n, inc, kind, fn);
 }
 
-void Hosts::run_on(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()> fn) {
+void Hosts::run_on(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()> fn,
+                   int32_t tag, NodeId from, uint64_t msg_id) {
   if (n >= state_.size()) [[unlikely]]
     check_node(n, "run_on");
-  deliver_or_defer(n, incarnation, kind, fn);
+  deliver_or_defer(n, incarnation, kind, fn, tag, from, msg_id);
 }
 
 void Hosts::deliver_or_defer(NodeId n, uint32_t incarnation, EventKind kind,
-                             std::function<void()>& fn) {
+                             std::function<void()>& fn, int32_t tag, NodeId from,
+                             uint64_t msg_id) {
   const HostState& s = state_[n];
   if (s.mode == HostMode::crashed || s.incarnation != incarnation) return;  // dropped
   if (s.mode == HostMode::paused) {
-    deferred_[n].push_back({incarnation, kind, std::move(fn)});
+    deferred_[n].push_back({incarnation, kind, std::move(fn), tag, from, msg_id});
     return;
+  }
+  if (s.queued) [[unlikely]] {
+    ServiceItem item;
+    item.fn = std::move(fn);
+    item.arrived = sim_.now();
+    item.msg_id = msg_id;
+    item.incarnation = incarnation;
+    item.tag = tag;
+    item.from = from;
+    item.kind = kind;
+    return enqueue(n, std::move(item));
   }
   fn();
 }
@@ -103,6 +270,15 @@ void Hosts::crash(NodeId n) {
   if (s.mode == HostMode::crashed) return;
   s.mode = HostMode::crashed;
   deferred_.erase(n);  // queued work of a paused host dies with it
+  if (auto it = servers_.find(n); it != servers_.end()) {  // and so does a starved host's
+    Server& sv = it->second;
+    sv.queue->clear();
+    sv.in_service = ServiceItem{};
+    sv.busy = false;
+    sv.end_at_resume = false;
+    ++sv.gen;
+    update_queued(n, sv);
+  }
   for (size_t i = 0; i < listeners_.size(); ++i) listeners_[i]->on_crash(n);
 }
 
@@ -129,6 +305,14 @@ void Hosts::resume(NodeId n) {
   if (s.mode != HostMode::paused) return;
   s.mode = HostMode::up;
   for (size_t i = 0; i < listeners_.size(); ++i) listeners_[i]->on_resume(n);
+  if (auto it = servers_.find(n); it != servers_.end() && state_[n].mode == HostMode::up) {
+    Server& sv = it->second;
+    if (sv.end_at_resume) {
+      finish_service(n, sv);
+    } else if (!sv.busy && !sv.queue->empty()) {
+      start_service(n, sv, sv.queue->next());
+    }
+  }
   replay_deferred(n);
 }
 
@@ -152,7 +336,8 @@ void Hosts::replay_deferred(NodeId n) {
       q = std::move(rest);
       return;
     }
-    deliver_or_defer(n, items[i].incarnation, items[i].kind, items[i].fn);
+    deliver_or_defer(n, items[i].incarnation, items[i].kind, items[i].fn, items[i].tag,
+                     items[i].from, items[i].msg_id);
   }
 }
 

@@ -20,6 +20,21 @@
 // Writers are idempotent: crash() of a crashed host, recover() of a host that is not crashed,
 // pause() of a host that is not up, resume() of a host that is not paused, and setting a flag
 // to its current value change nothing and notify nobody.
+// - starved (a slow-processing host, sim/net/starvation.h): every timer callback and every
+//   message delivery of the node is a work item that costs a service time (a draw of the
+//   condition's latency model) and is handled from a queue by one server: an item runs its
+//   callback when its service ends, so everything the callback sends or schedules is delayed
+//   by the backlog. The queue discipline is a per-node ServiceQueue (FIFO, unbounded by
+//   default; bounded FIFO/LIFO dropping the newest or oldest item; a model may install its own
+//   through set_service_queue(), e.g. memberlist's handoff queue with priorities). When the
+//   condition ends, work already queued still drains at the service time; new work runs at
+//   once when the server is idle. A crash empties the queue. A pause stops the server: items
+//   arriving during the pause wait in the pause queue and enter the service queue at resume;
+//   an item whose service would end during the pause ends at the resume instant (the pause
+//   does not stretch the service in progress). A timer in a service queue has left the engine:
+//   Simulator::cancel() on it returns false and it still runs. Each service end is one engine
+//   event (kind "host.service"). Dropped items never run; the drop hook (the network installs
+//   one) is told about each.
 // Models only observe faults (listeners and queries); sim/faults is the only writer.
 // Cost: 8 bytes per node, no heap allocation for a node that is not paused; one pooled slot
 // per pending timer (no allocation beyond the callback's own).
@@ -29,7 +44,12 @@
 #include <map>
 #include <vector>
 
+#include <deque>
+#include <memory>
+
+#include "sim/engine/rng.h"
 #include "sim/engine/simulator.h"
+#include "sim/net/latency.h"
 
 namespace fdsim::net {
 
@@ -39,7 +59,48 @@ struct HostState {
   HostMode mode = HostMode::up;
   bool sick = false;
   bool play_dead = false;
+  bool queued = false;  // starved, or still serving a backlog: work goes through the server
   uint32_t incarnation = 0;
+};
+
+// One unit of work of a starved host.
+struct ServiceItem {
+  std::function<void()> fn;
+  SimTime arrived;             // when it reached the host (came due, or was delivered)
+  uint64_t msg_id = 0;         // a delivery: the network's message id
+  uint32_t incarnation = 0;
+  int32_t tag = -1;            // a delivery: its message type (net::MsgType); -1 = timer/probe
+  NodeId from = kNoNode;       // a delivery: the sender
+  EventKind kind = 0;
+};
+
+// The queue discipline of one starved host: the hook a model replaces (Hosts::set_service_queue)
+// to model its real system's queue (priorities, bounded depth, LIFO...). Contract: admit() is
+// called for an item that arrives while the server is busy; it keeps the item (anywhere in its
+// order) or moves it into `dropped`, and may move already queued items into `dropped` too
+// (drop-oldest, lower priority). next() is called only when !empty() and returns the item to
+// serve next. clear() forgets every item (crash). Must be deterministic (no unordered
+// iteration, no wall clock).
+class ServiceQueue {
+ public:
+  virtual ~ServiceQueue() = default;
+  virtual void admit(ServiceItem&& item, std::vector<ServiceItem>& dropped) = 0;
+  virtual bool empty() const = 0;
+  virtual size_t size() const = 0;
+  virtual ServiceItem next() = 0;
+  virtual void clear() = 0;
+};
+
+// The shipped discipline: at most `limit` waiting items (0 = unbounded; the item in service is
+// not counted, so the host holds limit + 1: an M/G/1/K queue with K = limit + 1). A full queue
+// drops the arriving item (drop_oldest false) or the oldest waiting one; served first-in
+// first-out, or last-in first-out with lifo.
+std::unique_ptr<ServiceQueue> bounded_queue(size_t limit, bool drop_oldest, bool lifo);
+
+struct ServiceStats {
+  uint64_t served = 0;           // items whose callback ran after their service
+  uint64_t dropped_messages = 0; // deliveries dropped by the queue
+  uint64_t dropped_timers = 0;   // timer callbacks (and probe serves) dropped by the queue
 };
 
 // Ground-truth notifications (metrics and models subscribe; fired after the state changed).
@@ -75,9 +136,27 @@ class Hosts {
   // of a pause. Returns an id that Simulator::cancel() accepts (valid until it first comes due).
   EventId schedule_after(NodeId n, Duration d, EventKind kind, std::function<void()> fn);
   EventId schedule_at(NodeId n, SimTime t, EventKind kind, std::function<void()> fn);
-  // Runs fn "on node n" now, or at the end of n's pause; dropped if n is crashed or its
-  // incarnation is no longer `incarnation`. Used by the network for deliveries.
-  void run_on(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()> fn);
+  // Runs fn "on node n" now, or at the end of n's pause, or after its service if n is starved;
+  // dropped if n is crashed or its incarnation is no longer `incarnation`. Used by the network
+  // for deliveries (tag = message type, from, msg_id: what a ServiceQueue and the drop hook see).
+  void run_on(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()> fn,
+              int32_t tag = -1, NodeId from = kNoNode, uint64_t msg_id = 0);
+
+  // --- Starved hosts (contract above). ---
+  // The queue discipline of node n (default: bounded_queue(0, false, false)); replaces the
+  // current one, which must be empty (n not serving a backlog).
+  void set_service_queue(NodeId n, std::unique_ptr<ServiceQueue> queue);
+  // Called for every item a ServiceQueue drops, before it is destroyed.
+  void set_service_drop_hook(std::function<void(NodeId, const ServiceItem&)> hook) {
+    drop_hook_ = std::move(hook);
+  }
+  bool is_starved(NodeId n) const;
+  const ServiceStats* service_stats(NodeId n) const;  // null if n was never starved
+  size_t service_backlog(NodeId n) const;              // waiting items plus the one in service
+  // Writers (sim/net/starvation.cpp and tests): from now on, n's work costs draws of `service`
+  // from `stream` (a starved n gets the new model for items that start service later).
+  void starve(NodeId n, std::shared_ptr<const LatencyModel> service, std::shared_ptr<Rng> stream);
+  void end_starve(NodeId n);
 
   void add_listener(HostListener* l) { listeners_.push_back(l); }
 
@@ -97,6 +176,20 @@ class Hosts {
     uint32_t incarnation;
     EventKind kind;
     std::function<void()> fn;
+    int32_t tag = -1;
+    NodeId from = kNoNode;
+    uint64_t msg_id = 0;
+  };
+  struct Server {
+    std::shared_ptr<const LatencyModel> service;
+    std::shared_ptr<Rng> stream;
+    std::unique_ptr<ServiceQueue> queue;
+    ServiceItem in_service;
+    ServiceStats stats;
+    uint32_t gen = 0;        // bumped by a crash: a pending service end of before is void
+    bool starved = false;
+    bool busy = false;
+    bool end_at_resume = false;  // the service ended during a pause
   };
   struct Timer {
     std::function<void()> fn;
@@ -106,7 +199,14 @@ class Hosts {
     EventKind kind = 0;
     bool live = false;
   };
-  void deliver_or_defer(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()>& fn);
+  void deliver_or_defer(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()>& fn,
+                        int32_t tag = -1, NodeId from = kNoNode, uint64_t msg_id = 0);
+  Server& server(NodeId n);
+  void enqueue(NodeId n, ServiceItem&& item);
+  void start_service(NodeId n, Server& s, ServiceItem&& item);
+  void end_service(NodeId n, uint32_t gen);
+  void finish_service(NodeId n, Server& s);
+  void update_queued(NodeId n, const Server& s) { state_[n].queued = s.starved || s.busy; }
   void fire_timer(uint32_t slot);
   uint32_t alloc_timer();
   void reclaim_cancelled_timers();
@@ -117,6 +217,9 @@ class Hosts {
   std::vector<HostState> state_;
   std::map<NodeId, std::vector<Deferred>> deferred_;  // only paused nodes with queued work
   std::vector<HostListener*> listeners_;
+  std::map<NodeId, Server> servers_;  // nodes ever starved or given a queue (never erased)
+  std::function<void(NodeId, const ServiceItem&)> drop_hook_;
+  EventKind k_service_ = 0;
   std::vector<Timer> timers_;
   std::vector<uint32_t> free_timers_;
   size_t reclaim_at_ = 1024;  // pool size at which cancelled slots are looked for

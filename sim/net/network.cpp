@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/trace.h"
+#include "sim/net/delay_trace.h"
 
 namespace fdsim::net {
 
@@ -29,8 +31,11 @@ struct Network::Impl {
   // latency pre-computed so that the hot path draws nothing for deterministic models.
   struct LinkParams {
     const LatencyModel* model = nullptr;
+    const TraceLatency* trace = nullptr;  // the model, when it replays a trace
+    const GilbertElliott* ge = nullptr;   // bursty loss instead of `loss`
     Duration fixed_latency;
-    double loss = 0;
+    double loss = 0;  // Bernoulli loss; with `ge`, its stationary rate (reported only)
+    uint32_t ge_group = 0;  // with a shared chain: its index in ge_group_state
     bool fixed = false;
   };
   struct Cut {
@@ -81,24 +86,57 @@ struct Network::Impl {
     if (!(cfg.loss >= 0 && cfg.loss <= 1)) fail(kNoNode, "network loss probability outside [0, 1]");
     if (cfg.retransmit_interval <= Duration::zero())
       fail(kNoNode, "retransmit interval must be > 0");
-    default_link = params(*cfg.latency, cfg.loss);
+    default_link = params(*cfg.latency, cfg.loss, cfg.loss_model ? &*cfg.loss_model : nullptr);
     for (LinkOverride& o : cfg.overrides) {
       o.from = normalized(std::move(o.from));
       o.to = normalized(std::move(o.to));
-      const double loss = o.loss.value_or(cfg.loss);
+      if (o.loss && o.loss_model) fail(kNoNode, "link override with both loss and loss_model");
+      const double loss = o.loss_model ? 0 : o.loss.value_or(cfg.loss);
       if (!(loss >= 0 && loss <= 1)) fail(kNoNode, "link loss probability outside [0, 1]");
-      override_links.push_back(params(o.latency ? *o.latency : *cfg.latency, loss));
+      const GilbertElliott* ge = o.loss_model ? &*o.loss_model
+                                 : o.loss     ? nullptr
+                                 : cfg.loss_model ? &*cfg.loss_model
+                                                  : nullptr;
+      override_links.push_back(params(o.latency ? *o.latency : *cfg.latency, loss, ge));
     }
+    for (LinkParams* p : all_links())
+      if (p->ge && p->ge->shared) {
+        p->ge_group = uint32_t(ge_group_state.size());
+        ge_group_state.push_back(0);
+      }
     k_deliver = sim.kind("net.deliver");
     k_retransmit = sim.kind("net.retransmit");
     k_probe = sim.kind("net.probe");
     k_probe_timeout = sim.kind("net.probe_timeout");
+    if (!cfg.starved.empty())
+      starvation = std::make_unique<Starvation>(sim, hosts, rng, cfg.starved);
+    // A delivery a starved host's bounded queue drops counts as dropped ("queue_full").
+    hosts.set_service_drop_hook([this](NodeId at, const ServiceItem& it) {
+      if (it.tag >= 0 && size_t(it.tag) < net.types_.size())
+        dropped(MsgType(it.tag), it.from, at, it.msg_id, "queue_full");
+    });
   }
 
-  static LinkParams params(const LatencyModel& m, double loss) {
+  ~Impl() { hosts.set_service_drop_hook(nullptr); }  // the hook points into this object
+
+  std::vector<LinkParams*> all_links() {
+    std::vector<LinkParams*> v{&default_link};
+    for (LinkParams& p : override_links) v.push_back(&p);
+    return v;
+  }
+
+  LinkParams params(const LatencyModel& m, double loss, const GilbertElliott* ge) const {
     LinkParams p;
     p.model = &m;
-    p.loss = loss;
+    p.trace = dynamic_cast<const TraceLatency*>(&m);
+    p.ge = ge;
+    if (ge) {
+      const bool ok = ge->p_good_to_bad > 0 && ge->p_good_to_bad <= 1 && ge->p_bad_to_good > 0 &&
+                      ge->p_bad_to_good <= 1 && ge->loss_good >= 0 && ge->loss_good <= 1 &&
+                      ge->loss_bad >= 0 && ge->loss_bad <= 1;
+      if (!ok) fail(kNoNode, "Gilbert-Elliott parameters outside their domain");
+    }
+    p.loss = ge ? ge->stationary_loss() : loss;
     p.fixed = m.deterministic();
     if (p.fixed) p.fixed_latency = Duration::from_ms(m.quantile_ms(0.5));
     return p;
@@ -173,7 +211,41 @@ struct Network::Impl {
     return *p;
   }
 
+  template <class R>
+  bool ge_step(const GilbertElliott& g, uint8_t& state, R& r) {
+    // state: 0 = not started, 1 = good, 2 = bad. The first packet starts from a stationary
+    // draw, then (like every later packet) the chain steps.
+    if (state == 0) state = r.uniform01() < g.pi_bad() ? 2 : 1;
+    if (state == 1) {
+      if (r.uniform01() < g.p_good_to_bad) state = 2;
+    } else if (r.uniform01() < g.p_bad_to_good) {
+      state = 1;
+    }
+    return state == 2;
+  }
+
+  template <class R>
+  bool ge_lost(NodeId src, NodeId dst, const LinkParams& l, R& r) {
+    const GilbertElliott& g = *l.ge;
+    uint8_t& state = g.shared ? ge_group_state[l.ge_group]
+                              : ge_link_state[(uint64_t(src) << 32) | dst];
+    const double h = ge_step(g, state, r) ? g.loss_bad : g.loss_good;
+    double keep = 1 - h;
+    for (const Burst& b : bursts)
+      if (contains(b.from, src) && contains(b.to, dst)) keep *= 1 - b.loss;
+    const double p = 1 - keep;
+    if (!(p > 0)) return false;
+    if (p >= 1) return true;
+    return r.bernoulli(p);
+  }
+
   bool lost(NodeId src, NodeId dst, const LinkParams& l) {
+    if (l.trace) [[unlikely]] {
+      if (l.trace->lost(l.trace->row_at(src, dst, hosts.size(), sim.now()))) return true;
+    }
+    if (l.ge) [[unlikely]]
+      return cfg.compact_streams ? ge_lost(src, dst, l, compact(loss_compact, src, "net.loss"))
+                                 : ge_lost(src, dst, l, stream(loss_rng, src, "net.loss"));
     const double p = loss(src, dst, l);
     if (!(p > 0)) return false;
     return cfg.compact_streams ? compact(loss_compact, src, "net.loss").bernoulli(p)
@@ -181,7 +253,8 @@ struct Network::Impl {
   }
 
   Duration latency(NodeId src, NodeId dst, const LinkParams& l) {
-    Duration d = l.fixed                ? l.fixed_latency
+    Duration d = l.trace ? l.trace->delay(l.trace->row_at(src, dst, hosts.size(), sim.now()))
+                 : l.fixed              ? l.fixed_latency
                  : cfg.compact_streams ? l.model->draw(compact(latency_compact, src, "net.latency"))
                                         : l.model->draw(stream(latency_rng, src, "net.latency"));
     for (const Spike& s : spikes)
@@ -292,11 +365,14 @@ struct Network::Impl {
     const uint32_t inc = m.dst_inc;
     const uint64_t id = m.id;
     free_msg(slot);
-    if (d.mode == HostMode::paused) {
-      hosts.run_on(dst, inc, k_deliver, [this, type, src, dst, id, f = std::move(fn)] {
-        delivered(type, src, dst, id);
-        f();
-      });
+    if (d.mode == HostMode::paused || d.queued) {  // runs at resume, or after its service
+      hosts.run_on(
+          dst, inc, k_deliver,
+          [this, type, src, dst, id, f = std::move(fn)] {
+            delivered(type, src, dst, id);
+            f();
+          },
+          int32_t(type), src, id);
       return;
     }
     delivered(type, src, dst, id);
@@ -397,6 +473,11 @@ struct Network::Impl {
   NetworkConfig cfg;
   LinkParams default_link;
   std::vector<LinkParams> override_links;  // parallel to cfg.overrides
+  // Gilbert–Elliott chains: per directed link (key src << 32 | dst; looked up, never iterated,
+  // so the hash order cannot reach the results) and per shared group.
+  std::unordered_map<uint64_t, uint8_t> ge_link_state;
+  std::vector<uint8_t> ge_group_state;
+  std::unique_ptr<Starvation> starvation;
   std::vector<Cut> cuts;
   std::vector<Burst> bursts;
   std::vector<Spike> spikes;

@@ -42,6 +42,14 @@
 // order they are handed to the network (a reliable message keeps its id across attempts; a
 // probe has one id for its request and answer), whether or not a trace is recorded, so the
 // send, recv and drop records of one message pair up by it.
+// Bursty loss: a link whose loss model is Gilbert–Elliott (bursty_loss.h) steps its chain at
+// every attempt that reaches the loss draw (after the down, play-dead and cut checks) and is
+// lost with the new state's probability combined with every active loss burst; one chain per
+// directed link, or one per override with "shared" (stored only for links that carried
+// traffic). link_loss() reports its stationary loss rate.
+// Trace latency (delay_trace.h): a link whose latency model is a TraceLatency reads the row in
+// force at the send instant; a "lost" row drops the attempt at the loss draw (before the
+// Bernoulli or Gilbert–Elliott draw, which is skipped), otherwise the delay is the row's.
 // Randomness: per sending node, streams "net.latency" and "net.loss", created on first use;
 // a deterministic latency model and a zero loss probability draw nothing, so a run with
 // constant latency and no loss creates no stream at all. Every one-way draw on the link
@@ -58,8 +66,10 @@
 #include <vector>
 
 #include "sim/engine/rng.h"
+#include "sim/net/bursty_loss.h"
 #include "sim/net/hosts.h"
 #include "sim/net/latency.h"
+#include "sim/net/starvation.h"
 
 namespace fdsim::net {
 
@@ -88,15 +98,24 @@ struct LinkOverride {
   NodeSet from;  // empty = any node
   NodeSet to;    // empty = any node
   std::shared_ptr<const LatencyModel> latency;  // null = keep the default
+  // Loss of the matching links: `loss` (Bernoulli) or `loss_model` (Gilbert–Elliott), never
+  // both; neither = the default's loss and loss model.
   std::optional<double> loss;
+  std::optional<GilbertElliott> loss_model;
 };
 
 struct NetworkConfig {
   std::shared_ptr<const LatencyModel> latency;  // default model for every link
   double loss = 0.0;                            // per-attempt loss probability
+  // Gilbert–Elliott bursty loss (bursty_loss.h) instead of `loss` on every link without an
+  // override; unset = Bernoulli `loss`.
+  std::optional<GilbertElliott> loss_model;
   Duration retransmit_interval = Duration::ms(100);
   Duration reliable_give_up = Duration::s(60);
   std::vector<LinkOverride> overrides;  // first match wins
+  // Starved (slow-processing) hosts: windows and processes the network schedules from its
+  // construction on (starvation.h); empty = none, and nothing is scheduled.
+  std::vector<StarvedEntry> starved;
   // Per-node streams with the 12-byte CompactRng engine instead of Rng's mt19937_64: the same
   // keys, different draws; about 2 x 16 bytes per node instead of up to 2 x 2.5 KB per
   // sending node. Off by default so that existing results reproduce bit for bit.
@@ -129,7 +148,8 @@ class Network {
   // src's "net.latency" stream.
   Duration draw_latency(NodeId src, NodeId dst);
   // The latency model and base loss probability of the link src -> dst (overrides applied,
-  // loss bursts and delay spikes not): what a model may use to size its timeouts.
+  // loss bursts and delay spikes not; the stationary rate of a Gilbert–Elliott link): what a
+  // model may use to size its timeouts.
   const LatencyModel& latency_model(NodeId src, NodeId dst) const;
   double link_loss(NodeId src, NodeId dst) const;
   const NetworkConfig& config() const;

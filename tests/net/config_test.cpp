@@ -117,7 +117,7 @@ TEST(NetworkConfig, UnknownModelListsTheAllowedOnesWithoutNoiseAboutItsParameter
   EXPECT_EQ(p.problems(),
             (std::vector<std::string>{
                 "$.network.latency.model: expected one of \"constant\", \"uniform\", "
-                "\"exponential\", \"lognormal\", \"pareto\", \"empirical\", got the string "
+                "\"exponential\", \"lognormal\", \"pareto\", \"empirical\", \"trace\", got the string "
                 "\"gamma\"",
                 "$.network.latency.shape: unknown key"}));
 }
@@ -163,8 +163,8 @@ TEST(NetworkConfig, LinkProblemsCarryTheirIndex) {
   const auto v = p.problems();
   EXPECT_TRUE(has_problem(p, "$.network.links[0].from[0]: expected a node index >= 0 and <= 3, "
                              "got 9"));
-  EXPECT_TRUE(has_problem(p, "$.network.links[1]: a link override needs \"latency\" or \"loss\" "
-                             "(or both)"));
+  EXPECT_TRUE(has_problem(p, "$.network.links[1]: a link override needs \"latency\", \"loss\" or "
+                             "\"loss_model\""));
   EXPECT_TRUE(has_problem(p, "$.network.links[1].latncy: unknown key (did you mean 'latency'?)"));
   EXPECT_TRUE(has_problem(p, "$.network.links[2].loss: expected a number >= 0 and <= 1 or null, "
                              "got 2"));

@@ -239,8 +239,8 @@ TEST(Network, PartitionWithoutGroupBCutsGroupAFromEveryoneElse) {
 
 TEST(Network, LinkOverrides_FirstMatchWinsAndUnsetFieldsKeepTheDefault) {
   NetworkConfig cfg = constant_net(1, 0.0);
-  cfg.overrides.push_back({{0}, {}, constant_latency(5), std::nullopt});
-  cfg.overrides.push_back({{}, {1}, constant_latency(9), 1.0});
+  cfg.overrides.push_back({{0}, {}, constant_latency(5), std::nullopt, std::nullopt});
+  cfg.overrides.push_back({{}, {1}, constant_latency(9), 1.0, std::nullopt});
   NetWorld w(3, cfg);
   const MsgType t = w.net.type("u");
   std::vector<std::pair<std::string, double>> got;
