@@ -26,7 +26,8 @@ std::vector<json> seeds() {
                 "links": [{"from": 0, "to": 1, "latency": {"model": "constant", "ms": 1},
                            "loss": 0.1}]},
     "faults": [{"kind": "crash", "at_s": 1, "nodes": [1],
-                "duration": {"model": "constant", "ms": 1}, "mean_down_s": 1}]
+                "duration": {"model": "constant", "ms": 1}, "mean_down_s": 1,
+                "up": {"distribution": "exponential"}}]
   })");
   const json detector_arms =
       json::parse(R"([{"name": "a", "detector": {"kind": "fixed"}}])");
