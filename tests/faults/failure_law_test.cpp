@@ -101,6 +101,10 @@ void check_up_law(const json& up, double mean, double var, Se per_sample_se_at_n
   // The first up period of a node starts at 0, every later one at a recovery: all are draws.
   const Moments m = moments(p.up_s);
   const double n = double(p.up_s.size());
+  std::printf("%s: n %zu, mean %.4f s (formula %.4f, se %.4f), variance %.3f s^2 (formula %.3f, "
+              "se %.3f)\n",
+              up.dump().c_str(), p.up_s.size(), m.mean, mean, per_sample_se_at_n1.mean / std::sqrt(n),
+              m.var, var, per_sample_se_at_n1.var / std::sqrt(n));
   EXPECT_NEAR(m.mean, mean, 4.5 * per_sample_se_at_n1.mean / std::sqrt(n)) << up.dump();
   EXPECT_NEAR(m.var, var, 4.5 * per_sample_se_at_n1.var / std::sqrt(n)) << up.dump();
   const Moments d = moments(p.down_s);
@@ -236,6 +240,8 @@ TEST(CrashStorm, EachStormCrashesSizeDistinctNodesWithinTheWindowAtPoissonSpacin
   // Storm starts are Poisson: count ~ horizon / interval, spacing mean = interval.
   const double expected = horizon / interval;
   EXPECT_NEAR(double(trace.storms.size()), expected, 4.5 * std::sqrt(expected));
+  std::printf("storms: %zu (expected %.0f +- %.1f)\n", trace.storms.size(), expected,
+              std::sqrt(expected));
   std::vector<double> gaps;
   for (size_t i = 1; i < trace.storms.size(); ++i)
     gaps.push_back(trace.storms[i].first - trace.storms[i - 1].first);
@@ -259,6 +265,8 @@ TEST(CrashStorm, EachStormCrashesSizeDistinctNodesWithinTheWindowAtPoissonSpacin
     }
   }
   EXPECT_GE(double(matched), 0.99 * double(named));
+  std::printf("storm gaps: mean %.3f s (expected %.1f); victims crashed in their window: %zu of %zu\n",
+              moments(gaps).mean, interval, matched, named);
   // And no crash outside the window of a storm that named the node.
   for (const auto& [t, n] : p.crashes) {
     bool inside = false;
