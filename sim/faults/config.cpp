@@ -123,58 +123,159 @@ std::vector<NodeId> required_nodes(ObjectReader& r, const std::string& key,
   return v;
 }
 
+// The most victims one storm may name (a storm's node set is bounded by kMaxNodeSetEntries).
+constexpr size_t kMaxNodeSetEntriesForStorm = scenario::kMaxNodeSetEntries;
+
+// Reads the up or down time law of a failure process: "mean_<name>_s" (exponential, the
+// original form) or "<name>" (a lifetime object, sim/faults/lifetime.h), at most one of them;
+// exactly one if `required`. Checks the event-rate budget at the key that was given:
+// `firings` events per mean time (or, with `rate_is_given`, `firings` is already the rate,
+// independent of the mean: a storm's recoveries follow its crashes). nullptr when absent or
+// invalid (*ok cleared on a problem).
+std::shared_ptr<const Lifetime> read_lifetime(ObjectReader& r, const std::string& name,
+                                              bool required, double firings,
+                                              const std::string& firing_text,
+                                              const std::string& base_dir, bool& ok,
+                                              bool rate_is_given = false) {
+  const std::string mean_key = "mean_" + name + "_s";
+  {
+    scenario::FieldSpec spec = time_spec(true, kMaxS);
+    if (!required) {
+      spec.nullable = true;
+      spec.has_default = true;
+    }
+    r.declare(mean_key, std::move(spec));
+    scenario::FieldSpec obj;
+    obj.type = scenario::FieldSpec::Type::object;
+    r.declare(name, std::move(obj));
+  }
+  const bool has_mean = given(r, mean_key), has_obj = given(r, name);
+  auto rate_check = [&](const std::string& key, double mean_s, const std::string& law) {
+    const double rate = rate_is_given ? firings : firings / mean_s;
+    const std::string text =
+        rate_is_given ? firing_text
+                      : firing_text + " / " + (law.empty() ? key : "mean of " + key) + " " +
+                            scenario::rate_text(mean_s) + " s" + law;
+    scenario::check_event_rate(r, key, rate, text);
+  };
+  if (has_mean && has_obj) {
+    r.consume(mean_key);
+    r.consume(name);
+    r.error("only one of '" + mean_key + "', '" + name + "' may be given");
+    ok = false;
+    return nullptr;
+  }
+  const size_t before = r.diagnostics().problems.size();
+  if (has_mean) {
+    const double mean = r.positive(mean_key, 1, 0, kMaxS);
+    if (r.diagnostics().problems.size() != before) {
+      ok = false;
+      return nullptr;
+    }
+    rate_check(mean_key, mean, "");
+    if (r.diagnostics().problems.size() != before) ok = false;
+    return Lifetime::exponential(mean);
+  }
+  if (has_obj) {
+    std::shared_ptr<const Lifetime> out;
+    r.object(name, [&](ObjectReader& o) { out = parse_lifetime(o, base_dir); });
+    if (!out || r.diagnostics().problems.size() != before) {
+      ok = false;
+      return nullptr;
+    }
+    rate_check(name, out->mean_s(), " (" + out->describe() + ")");
+    if (r.diagnostics().problems.size() != before) ok = false;
+    return out;
+  }
+  if (r.has(mean_key)) r.consume(mean_key);  // explicit nulls
+  if (r.has(name)) r.consume(name);
+  if (required) {
+    r.error(mean_key, "required field is missing (expected a number > 0; or give '" + name +
+                          "', a distribution object)");
+    ok = false;
+  } else {
+    r.set_resolved(mean_key, nullptr);
+  }
+  return nullptr;
+}
+
 void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std::string& base_dir,
                  FaultsConfig& out) {
   bool ok = true;
   const size_t before = r.diagnostics().problems.size();
   const std::string kind = r.required_enumeration(
       "kind", {"crash", "recover", "pause", "sick", "play_dead", "partition", "loss_burst",
-               "delay_spike", "crash_process", "pause_process"});
+               "delay_spike", "crash_process", "pause_process", "group_crash_process",
+               "crash_storm"});
   if (r.diagnostics().problems.size() != before) {
     // The other keys cannot be checked without a kind; do not also report them as unknown.
     for (const char* key : {"at_s", "at_ms", "nodes", "duration_s", "duration_ms", "duration",
                             "heal_at_s", "heal_at_ms", "a", "b", "one_way", "from", "to", "loss",
                             "extra_ms", "mean_up_s", "mean_down_s", "mean_interval_s", "start_s",
-                            "start_ms", "stop_s", "stop_ms"})
+                            "start_ms", "stop_s", "stop_ms", "up", "down", "size", "window_s",
+                            "window_ms"})
       if (r.has(key)) r.consume(key);
     return;
   }
 
-  if (kind == "crash_process") {
+  if (kind == "crash_process" || kind == "group_crash_process") {
     CrashProcess p;
+    const bool group = kind == "group_crash_process";
     p.nodes = required_nodes(r, "nodes", nodes, ok);
-    r.declare("mean_up_s", time_spec(true, kMaxS, true));
-    {
-      scenario::FieldSpec down = time_spec(true, kMaxS);
-      down.nullable = true;
-      down.has_default = true;
-      r.declare("mean_down_s", std::move(down));
+    // The event-rate budget (sim/scenario/event_rate.h): a per-node process crashes each node
+    // once per mean up time, estimate = nodes / mean (recoveries: / mean down time); a group
+    // process crashes the whole set in one event, estimate = 1 / mean.
+    const double firing = group ? 1.0 : double(p.nodes.size());
+    const std::string firing_text = group ? "1 group" : "nodes " + std::to_string(p.nodes.size());
+    p.up = read_lifetime(r, "up", true, firing, firing_text, base_dir, ok);
+    p.down = read_lifetime(r, "down", false, firing, firing_text, base_dir, ok);
+    if (p.up) p.mean_up_s = p.up->mean_s();
+    if (p.down) p.mean_down_s = p.down->mean_s();
+    read_active_window(r, &p.start, &p.stop, ok);
+    auto& list = group ? out.group_crash_processes : out.crash_processes;
+    const size_t k = list.size();
+    p.stream = "faults." + kind + (k == 0 ? "" : "#" + std::to_string(k));
+    if (ok && r.diagnostics().problems.size() == before) list.push_back(std::move(p));
+    return;
+  }
+
+  if (kind == "crash_storm") {
+    CrashStorm s;
+    s.nodes = required_nodes(r, "nodes", nodes, ok);
+    r.declare("mean_interval_s", time_spec(true, kMaxS, true));
+    const int64_t size = r.required_integer("size", 1, int64_t(kMaxNodeSetEntriesForStorm));
+    if (r.diagnostics().problems.size() != before) ok = false;
+    s.size = size_t(std::max<int64_t>(size, 1));
+    if (ok && s.size > s.nodes.size()) {
+      r.error("size", "expected at most the " + std::to_string(s.nodes.size()) +
+                          " nodes of the storm's node set, got " + std::to_string(size));
+      ok = false;
     }
-    if (!r.has("mean_up_s")) {
-      r.consume("mean_up_s");
-      r.error("mean_up_s", "required field is missing (expected a number > 0)");
+    if (!r.has("mean_interval_s")) {
+      r.consume("mean_interval_s");
+      r.error("mean_interval_s", "required field is missing (expected a number > 0)");
       ok = false;
     } else {
-      p.mean_up_s = r.positive("mean_up_s", 1, 0, kMaxS);
-      // The event-rate budget (sim/scenario/event_rate.h): each node of the set crashes once
-      // per mean_up_s on average, estimate = nodes / mean_up_s (recoveries: / mean_down_s).
-      scenario::check_event_rate(r, "mean_up_s", double(p.nodes.size()) / p.mean_up_s,
-                                 "nodes " + std::to_string(p.nodes.size()) + " / mean_up_s " +
-                                     scenario::rate_text(p.mean_up_s) + " s");
+      s.mean_interval_s = r.positive("mean_interval_s", 1, 0, kMaxS);
+      // The event-rate budget: `size` crashes per storm, one storm per mean_interval_s.
+      scenario::check_event_rate(r, "mean_interval_s", double(s.size) / s.mean_interval_s,
+                                 "size " + std::to_string(s.size) + " / mean_interval_s " +
+                                     scenario::rate_text(s.mean_interval_s) + " s");
     }
-    if (given(r, "mean_down_s")) {
-      p.mean_down_s = r.positive("mean_down_s", 1, 0, kMaxS);
-      scenario::check_event_rate(r, "mean_down_s", double(p.nodes.size()) / *p.mean_down_s,
-                                 "nodes " + std::to_string(p.nodes.size()) + " / mean_down_s " +
-                                     scenario::rate_text(*p.mean_down_s) + " s");
-    } else {
-      if (r.has("mean_down_s")) r.consume("mean_down_s");
-      r.set_resolved("mean_down_s", nullptr);
-    }
-    read_active_window(r, &p.start, &p.stop, ok);
-    const size_t k = out.crash_processes.size();
-    p.stream = k == 0 ? "faults.crash_process" : "faults.crash_process#" + std::to_string(k);
-    if (ok && r.diagnostics().problems.size() == before) out.crash_processes.push_back(std::move(p));
+    const auto window = read_seconds(r, "window", false, false, ok);
+    if (!window) r.set_resolved("window_s", 0.0);
+    s.window = Duration::from_seconds(window.value_or(0));
+    // Recoveries follow the crashes one for one: the same estimate as the storms' crashes
+    // (0 when mean_interval_s was invalid: that problem is reported already).
+    const double crash_rate = s.mean_interval_s > 0 ? double(s.size) / s.mean_interval_s : 0.0;
+    s.down = read_lifetime(r, "down", false, crash_rate,
+                           "size " + std::to_string(s.size) + " / mean_interval_s " +
+                               scenario::rate_text(s.mean_interval_s) + " s",
+                           base_dir, ok, true);
+    read_active_window(r, &s.start, &s.stop, ok);
+    const size_t k = out.crash_storms.size();
+    s.stream = k == 0 ? "faults.crash_storm" : "faults.crash_storm#" + std::to_string(k);
+    if (ok && r.diagnostics().problems.size() == before) out.crash_storms.push_back(std::move(s));
     return;
   }
 

@@ -21,12 +21,29 @@
 //   {"kind": "crash_process", "nodes", "mean_up_s", ["mean_down_s"], ["start_s"], ["stop_s"]}
 //        exponential up times (from start, default 0) then exponential down times; absent
 //        mean_down_s = crash-stop (no recovery); no crash at or after stop (default: never stop)
+//        Instead of mean_up_s / mean_down_s: "up" / "down", a lifetime object
+//        (sim/faults/lifetime.h: exponential, weibull, lognormal, empirical file).
+//   {"kind": "group_crash_process", "nodes", "mean_up_s" | "up", ["mean_down_s" | "down"],
+//        ["start_s"], ["stop_s"]}
+//        correlated failures: the whole node set (e.g. a rack, a named group) goes down at one
+//        instant and comes back at one instant, by one process of its own, on top of any
+//        per-node process
+//   {"kind": "crash_storm", "nodes", "mean_interval_s", "size", ["window_s" | "window_ms"],
+//        ["mean_down_s" | "down"], ["start_s"], ["stop_s"]}
+//        storm starts form a Poisson process; at each one `size` distinct nodes of the set,
+//        chosen uniformly, crash at independent uniform offsets in [0, window) (window 0 =
+//        all at the start instant); each victim recovers after its own down draw (absent =
+//        never)
+//   A node held down by several processes at once comes back only when the last of them
+//   recovers it (a count of holds per node; scheduled crash / recover act directly).
 //   {"kind": "pause_process", "nodes", "mean_interval_s", "duration_ms" | "duration_s" |
 //        "duration": <latency-model object, sim/net/config.h>, ["start_s"], ["stop_s"]}
 //        pause starts form a Poisson process of the given mean interval; each pause lasts a
 //        draw of the duration distribution; overlapping pauses merge (the latest end wins)
 // Stream purposes: "faults.crash_process" / "faults.pause_process" for the first process of its
-// kind, "faults.crash_process#k" for the k-th (k >= 1, counting entries of that kind in order).
+// kind, "faults.crash_process#k" for the k-th (k >= 1, counting entries of that kind in order);
+// likewise "faults.group_crash_process" and "faults.crash_storm", keyed on no node (one
+// stream per entry).
 // Contract: never throws; every problem is reported at its JSON path ("$.faults[2].at_s:
 // expected a number >= 0, got -1"); unknown kinds list the allowed ones.
 
@@ -36,6 +53,7 @@
 #include <vector>
 
 #include "sim/engine/time.h"
+#include "sim/faults/lifetime.h"
 #include "sim/net/latency.h"
 #include "sim/scenario/nodes.h"
 #include "sim/scenario/reader.h"
@@ -69,8 +87,10 @@ struct ScheduledFault {
 
 struct CrashProcess {
   std::vector<NodeId> nodes;
-  double mean_up_s = 0;
-  std::optional<double> mean_down_s;  // nullopt = never recovers
+  double mean_up_s = 0;               // up->mean_s()
+  std::optional<double> mean_down_s;  // down->mean_s(); nullopt = never recovers
+  std::shared_ptr<const Lifetime> up;
+  std::shared_ptr<const Lifetime> down;  // null = never recovers
   SimTime start;
   std::optional<SimTime> stop;
   std::string stream;  // RNG purpose
@@ -85,12 +105,26 @@ struct PauseProcess {
   std::string stream;  // RNG purpose
 };
 
+struct CrashStorm {
+  std::vector<NodeId> nodes;
+  double mean_interval_s = 0;  // between storm starts (Poisson)
+  size_t size = 1;             // victims per storm, <= nodes.size()
+  Duration window;             // victims crash at uniform offsets in [0, window)
+  std::shared_ptr<const Lifetime> down;  // null = never recovers
+  SimTime start;
+  std::optional<SimTime> stop;
+  std::string stream;  // RNG purpose
+};
+
 struct FaultsConfig {
   std::vector<ScheduledFault> scheduled;  // in file order
   std::vector<CrashProcess> crash_processes;
   std::vector<PauseProcess> pause_processes;
+  std::vector<CrashProcess> group_crash_processes;  // `nodes` crash and recover together
+  std::vector<CrashStorm> crash_storms;
   bool empty() const {
-    return scheduled.empty() && crash_processes.empty() && pause_processes.empty();
+    return scheduled.empty() && crash_processes.empty() && pause_processes.empty() &&
+           group_crash_processes.empty() && crash_storms.empty();
   }
 };
 

@@ -37,6 +37,7 @@ FaultInjector::FaultInjector(World& world, const FaultsConfig& config)
   k_burst_end_ = sim.kind("fault.loss_burst_end");
   k_spike_ = sim.kind("fault.delay_spike");
   k_spike_end_ = sim.kind("fault.delay_spike_end");
+  k_storm_ = sim.kind("fault.crash_storm");
 }
 
 FaultInjector::~FaultInjector() = default;
@@ -74,10 +75,24 @@ void FaultInjector::start() {
       const size_t idx = process_nodes_.size();
       process_nodes_.push_back(
           std::make_unique<ProcessNode>(ProcessNode{n, p, world_.rng.stream(n, cp.stream)}));
-      const SimTime t = std::max(cp.start, sim.now()) + exp_draw(process_nodes_[idx]->rng, cp.mean_up_s);
+      const SimTime t = std::max(cp.start, sim.now()) + cp.up->draw(process_nodes_[idx]->rng);
       if (!cp.stop || t < *cp.stop)
         sim.schedule_at(t, k_crash_, n, [this, idx] { crash_step(idx); });
     }
+  }
+  for (size_t g = 0; g < config_.group_crash_processes.size(); ++g) {
+    const CrashProcess& gp = config_.group_crash_processes[g];
+    group_rngs_.push_back(world_.rng.stream(kNoNode, gp.stream));
+    const SimTime t = std::max(gp.start, sim.now()) + gp.up->draw(group_rngs_[g]);
+    if (!gp.stop || t < *gp.stop)
+      sim.schedule_at(t, k_crash_, kNoNode, [this, g] { group_crash_step(g); });
+  }
+  for (size_t s = 0; s < config_.crash_storms.size(); ++s) {
+    const CrashStorm& cs = config_.crash_storms[s];
+    storm_rngs_.push_back(world_.rng.stream(kNoNode, cs.stream));
+    const SimTime t = std::max(cs.start, sim.now()) + exp_draw(storm_rngs_[s], cs.mean_interval_s);
+    if (!cs.stop || t < *cs.stop)
+      sim.schedule_at(t, k_storm_, kNoNode, [this, s] { storm_step(s); });
   }
   for (size_t p = 0; p < config_.pause_processes.size(); ++p) {
     const PauseProcess& pp = config_.pause_processes[p];
@@ -230,12 +245,30 @@ void FaultInjector::set_flag(Flag f, NodeId n, std::optional<SimTime> until) {
   });
 }
 
+void FaultInjector::hold(NodeId n) {
+  ++holds_[n];
+  crash(n);
+}
+
+void FaultInjector::release(NodeId n) {
+  auto it = holds_.find(n);
+  if (it != holds_.end() && it->second > 1) {
+    --it->second;
+    return;
+  }
+  if (it != holds_.end()) holds_.erase(it);
+  recover(n);
+}
+
 void FaultInjector::crash_step(size_t idx) {
   ProcessNode& pn = *process_nodes_[idx];
   const CrashProcess& cp = config_.crash_processes[pn.process];
-  crash(pn.node);
-  if (!cp.mean_down_s) return;
-  const Duration down = exp_draw(pn.rng, *cp.mean_down_s);
+  if (!cp.down) {
+    hold(pn.node);  // crash-stop: a hold that nothing releases
+    return;
+  }
+  hold(pn.node);
+  const Duration down = cp.down->draw(pn.rng);
   world_.sim.schedule_at(world_.sim.now() + down, k_recover_, pn.node,
                          [this, idx] { recover_step(idx); });
 }
@@ -243,8 +276,8 @@ void FaultInjector::crash_step(size_t idx) {
 void FaultInjector::recover_step(size_t idx) {
   ProcessNode& pn = *process_nodes_[idx];
   const CrashProcess& cp = config_.crash_processes[pn.process];
-  recover(pn.node);
-  const SimTime t = world_.sim.now() + exp_draw(pn.rng, cp.mean_up_s);
+  release(pn.node);
+  const SimTime t = world_.sim.now() + cp.up->draw(pn.rng);
   if (!cp.stop || t < *cp.stop)
     world_.sim.schedule_at(t, k_crash_, pn.node, [this, idx] { crash_step(idx); });
 }
@@ -257,6 +290,59 @@ void FaultInjector::pause_step(size_t idx) {
   pause(pn.node, d);
   if (!pp.stop || next < *pp.stop)
     world_.sim.schedule_at(next, k_pause_, pn.node, [this, idx] { pause_step(idx); });
+}
+
+}  // namespace fdsim::faults
+
+namespace fdsim::faults {
+
+void FaultInjector::group_crash_step(size_t g) {
+  const CrashProcess& gp = config_.group_crash_processes[g];
+  trace(kNoNode, "group_crash", {{"nodes", node_list(gp.nodes)}});
+  if (!gp.down) {
+    for (NodeId n : gp.nodes) hold(n);  // crash-stop: holds that nothing releases
+    return;
+  }
+  for (NodeId n : gp.nodes) hold(n);
+  const Duration down = gp.down->draw(group_rngs_[g]);
+  world_.sim.schedule_at(world_.sim.now() + down, k_recover_, kNoNode,
+                         [this, g] { group_recover_step(g); });
+}
+
+void FaultInjector::group_recover_step(size_t g) {
+  const CrashProcess& gp = config_.group_crash_processes[g];
+  trace(kNoNode, "group_recover", {{"nodes", node_list(gp.nodes)}});
+  for (NodeId n : gp.nodes) release(n);
+  const SimTime t = world_.sim.now() + gp.up->draw(group_rngs_[g]);
+  if (!gp.stop || t < *gp.stop)
+    world_.sim.schedule_at(t, k_crash_, kNoNode, [this, g] { group_crash_step(g); });
+}
+
+void FaultInjector::storm_step(size_t s) {
+  const CrashStorm& cs = config_.crash_storms[s];
+  Rng& rng = storm_rngs_[s];
+  Simulator& sim = world_.sim;
+  // The victims: a partial Fisher-Yates shuffle of the set (size distinct nodes, uniformly).
+  std::vector<NodeId> pool = cs.nodes;
+  for (size_t i = 0; i < cs.size; ++i)
+    std::swap(pool[i], pool[size_t(rng.uniform_int(int64_t(i), int64_t(pool.size()) - 1))]);
+  pool.resize(cs.size);
+  trace(kNoNode, "crash_storm", {{"nodes", node_list(pool)}, {"window_s", cs.window.seconds()}});
+  for (NodeId n : pool) {
+    const Duration offset = Duration::from_seconds(rng.uniform01() * cs.window.seconds());
+    if (!cs.down) {
+      sim.schedule_at(sim.now() + offset, k_crash_, n, [this, n] { hold(n); });
+      continue;
+    }
+    const Duration down = cs.down->draw(rng);
+    sim.schedule_at(sim.now() + offset, k_crash_, n, [this, n, down] {
+      hold(n);
+      world_.sim.schedule_at(world_.sim.now() + down, k_recover_, n, [this, n] { release(n); });
+    });
+  }
+  const SimTime next = sim.now() + exp_draw(rng, cs.mean_interval_s);
+  if (!cs.stop || next < *cs.stop)
+    sim.schedule_at(next, k_storm_, kNoNode, [this, s] { storm_step(s); });
 }
 
 }  // namespace fdsim::faults

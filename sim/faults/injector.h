@@ -14,6 +14,12 @@
 // - Processes draw from their own keyed streams, one per (process, node), in a fixed order
 //   that does not depend on node state (crash: up, down, up, ...; pause: interval, then
 //   duration at each start), so adding a node or a fault never changes another node's draws.
+//   A group crash process has one stream (up, down, up, ...); a crash storm one stream (at each
+//   storm: the victims, then per victim its offset and its down time, then the next interval).
+// - Crash processes, group processes and storms hold a node down: each of their crashes adds a
+//   hold on the node, each of their recoveries removes one, and the node recovers only when the
+//   last hold goes (a rack that comes back does not revive a node whose own disk is still
+//   down). Scheduled crash / recover act directly and leave the holds alone.
 // - When Simulator::trace() is set, every state change that happens records "crash",
 //   "recover", "pause", "resume", "sick", "sick_end", "play_dead", "play_dead_end" on the node,
 //   and "partition", "heal", "loss_burst", "loss_burst_end", "delay_spike",
@@ -53,17 +59,24 @@ class FaultInjector {
   void crash_step(size_t proc_node);
   void recover_step(size_t proc_node);
   void pause_step(size_t proc_node);
+  void hold(NodeId n);     // a process crashes n
+  void release(NodeId n);  // a process recovers n: recovers once no hold is left
+  void group_crash_step(size_t group);
+  void group_recover_step(size_t group);
+  void storm_step(size_t storm);
   void trace(NodeId n, const char* kind, nlohmann::json fields = nlohmann::json::object());
 
   World& world_;
   FaultsConfig config_;
   std::vector<std::unique_ptr<ProcessNode>> process_nodes_;
+  std::vector<Rng> group_rngs_, storm_rngs_;
+  std::map<NodeId, uint32_t> holds_;
   std::map<NodeId, SimTime> pause_end_;
   std::map<NodeId, SimTime> sick_end_;
   std::map<NodeId, SimTime> dead_end_;
   bool started_ = false;
   EventKind k_crash_, k_recover_, k_pause_, k_resume_, k_sick_, k_sick_end_, k_dead_, k_dead_end_,
-      k_partition_, k_heal_, k_burst_, k_burst_end_, k_spike_, k_spike_end_;
+      k_partition_, k_heal_, k_burst_, k_burst_end_, k_spike_, k_spike_end_, k_storm_;
 };
 
 }  // namespace fdsim::faults

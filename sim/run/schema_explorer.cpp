@@ -39,7 +39,8 @@ std::vector<json> seeds() {
                              "mean_normal_s": 1, "mean_starved_s": 1, "start_s": 0,
                              "stop_s": 5}]},
     "faults": [{"kind": "crash", "at_s": 1, "nodes": [1],
-                "duration": {"model": "constant", "ms": 1}, "mean_down_s": 1}]
+                "duration": {"model": "constant", "ms": 1}, "mean_down_s": 1,
+                "up": {"distribution": "exponential"}}]
   })");
   const json detector_arms =
       json::parse(R"([{"name": "a", "detector": {"kind": "fixed"}}])");

@@ -93,7 +93,8 @@ TEST(FaultsConfig, UnknownKindListsTheAllowedKinds) {
             (std::vector<std::string>{
                 "$.faults[0].kind: expected one of \"crash\", \"recover\", \"pause\", \"sick\", "
                 "\"play_dead\", \"partition\", \"loss_burst\", \"delay_spike\", "
-                "\"crash_process\", \"pause_process\", got the string \"explode\""}));
+                "\"crash_process\", \"pause_process\", \"group_crash_process\", "
+                "\"crash_storm\", got the string \"explode\""}));
 }
 
 TEST(FaultsConfig, TimeProblemsCarryTheirExactPath) {
