@@ -55,7 +55,7 @@ TEST(Loader, NetworkUnknownLatencyModel) {
   d["network"] = {{"latency", {{"model", "gaussian"}, {"ms", 1}}}};
   EXPECT_EQ(problems(d), Lines{"x.json: $.network.latency.model: expected one of \"constant\", "
                                "\"uniform\", \"exponential\", \"lognormal\", \"pareto\", "
-                               "\"empirical\", got the string \"gaussian\""});
+                               "\"empirical\", \"trace\", got the string \"gaussian\""});
 }
 
 TEST(Loader, NetworkLossAboveOne) {
@@ -105,7 +105,8 @@ TEST(Loader, FaultUnknownKind_ListsTheKinds) {
   EXPECT_EQ(problems(d),
             Lines{"x.json: $.faults[0].kind: expected one of \"crash\", \"recover\", \"pause\", "
                   "\"sick\", \"play_dead\", \"partition\", \"loss_burst\", \"delay_spike\", "
-                  "\"crash_process\", \"pause_process\", got the string \"explode\""});
+                  "\"crash_process\", \"pause_process\", \"group_crash_process\", "
+                               "\"crash_storm\", got the string \"explode\""});
 }
 
 TEST(Loader, FaultNodeOutOfRangeAndUnknownGroup) {
