@@ -12,8 +12,11 @@ jobs=${JOBS:-$(nproc)}
 
 # ccache makes every rebuild after the first one fast (CMakeLists.txt uses it when present).
 packages=(cmake g++ ninja-build git ccache libeigen3-dev libboost-random-dev nlohmann-json3-dev
-          libcli11-dev libgtest-dev python3 python3-matplotlib python3-numpy)
+          libcli11-dev libgtest-dev python3 python3-matplotlib python3-numpy
+          pybind11-dev python3-dev)
 
+# pybind11-dev and python3-dev build the Python module (python/); the tests execute the notebook
+# analysis/examples/study.ipynb with jupyter-nbconvert and check CITATION.cff with python3-yaml.
 # The test suite also starts a private single-node Slurm (tests/sweep/slurm_test.sh) and runs
 # real hashicorp/memberlist nodes against the SWIM model (validation/memberlist/, Go offline in
 # GOPATH mode with Debian's copy of the library), and real JGroups 2.12 members against the
@@ -21,7 +24,8 @@ packages=(cmake g++ ninja-build git ccache libeigen3-dev libboost-random-dev nlo
 # runtime package also holds libFuzzer (tests/fuzz/).
 test_packages=(slurm-wlm munge golang-go golang-github-hashicorp-memberlist-dev
                clang libclang-rt-14-dev python3-jsonschema python3-pandas
-               default-jdk-headless libjgroups-java)
+               default-jdk-headless libjgroups-java
+               jupyter-nbconvert python3-ipykernel python3-yaml)
 
 install_missing() {  # install_missing PACKAGE...
   [ "${FDSIM_SKIP_INSTALL:-0}" = 1 ] && return 0

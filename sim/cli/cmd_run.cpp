@@ -19,6 +19,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/input_files.h"
 #include "sim/cli/progress_line.h"
+#include "sim/cli/script_input.h"
 #include "sim/cli/summary.h"
 #include "sim/run/result_writer.h"
 #include "sim/run/run.h"
@@ -36,13 +37,16 @@ struct RunArgs {
   bool trace = false;
   bool quiet = false;
   bool progress = false;
+  bool to_stdout = false;          // --stdout, or --out -
+  std::vector<std::string> sets;   // --set PATH=VALUE, in order
   CLI::Option* seed_opt = nullptr;
   CLI::Option* replications_opt = nullptr;
 };
 
 struct Loaded {
-  std::string path;
-  nlohmann::json doc;  // with the seed override applied
+  std::string path;    // as named on the command line ("-": standard input)
+  std::string source;  // for messages and relative data files ("<stdin>" for "-")
+  nlohmann::json doc;  // with the --set and seed overrides applied
   std::shared_ptr<const run::Scenario> scenario;
 };
 
@@ -60,10 +64,66 @@ std::optional<uint64_t> parse_seed(const std::string& text) {
   return v;
 }
 
-int run_command(const RunArgs& args) {
+// --stdout: every result, in the order of the files and replications, as one line of JSON each
+// (JSON Lines: the result file's document, run_stats included, written compactly). Nothing else
+// goes to stdout; problems and progress go to stderr as usual.
+int run_to_stdout(const RunArgs& args, const std::vector<Loaded>& loaded) {
+  ProgressLine progress(args.quiet, args.progress);
+  int code = kExitOk;
+  for (const auto& l : loaded) {
+    const int64_t reps = *args.replications_opt ? args.replications : l.scenario->top.replications;
+    for (int64_t rep = 0; rep < reps; ++rep) {
+      run::RunOptions opts;
+      if (progress.enabled()) {
+        opts.progress_info = [&progress](const run::ProgressInfo& p) { progress.update(p); };
+      }
+      progress.begin(l.source + " rep " + std::to_string(rep));
+      run::RunOutcome outcome = run::execute(l.doc, l.source, uint64_t(rep), opts);
+      progress.end();
+      if (!outcome.ok) {
+        for (const auto& p : outcome.problems) std::cerr << p << "\n";
+        if (!outcome.internal_error.empty()) {
+          std::cerr << l.source << ": internal error in replication " << rep << ": "
+                    << outcome.internal_error << "\n";
+          code = kExitInternal;
+        } else if (code == kExitOk) {
+          code = kExitBadInput;
+        }
+        continue;
+      }
+      nlohmann::json doc = outcome.result;
+      doc["run_stats"] = outcome.run_stats;
+      std::cout << doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n"
+                << std::flush;
+      if (!std::cout) {
+        std::cerr << "stdout: cannot write the result\n";
+        return kExitInternal;
+      }
+    }
+  }
+  return code;
+}
+
+int run_command(const RunArgs& args_in) {
+  RunArgs args = args_in;
+  if (args.out_dir == kStdinName) args.to_stdout = true;
   // 1. Validate everything before running anything.
   std::vector<Loaded> loaded;
   std::vector<std::string> problems;
+  if (args.to_stdout && args.trace) {
+    std::cerr << "--trace: a trace is written into the output directory; with --stdout give "
+                 "none, or use --out DIR\n";
+    return kExitBadInput;
+  }
+  if (const std::string twice = stdin_used_twice(args.files); !twice.empty()) {
+    std::cerr << twice << "\n";
+    return kExitBadInput;
+  }
+  const std::vector<Override> overrides = parse_overrides(args.sets, &problems);
+  if (!problems.empty()) {
+    for (const auto& p : problems) std::cerr << p << "\n";
+    return kExitBadInput;
+  }
   uint64_t seed = 0;
   if (*args.seed_opt) {
     const auto parsed = parse_seed(args.seed_text);
@@ -81,16 +141,20 @@ int run_command(const RunArgs& args) {
       continue;
     }
     if (in.is_sweep) {
-      problems.push_back(path + ": is a sweep file; run it with: fdsim sweep " + path);
+      problems.push_back(in.source + ": is a sweep file; run it with: fdsim sweep " + path);
+      continue;
+    }
+    if (const auto bad = apply_overrides(overrides, in.doc, in.source); !bad.empty()) {
+      problems.insert(problems.end(), bad.begin(), bad.end());
       continue;
     }
     if (*args.seed_opt && in.doc.is_object()) in.doc["seed"] = seed;
-    run::LoadResult load = run::load_scenario_json(in.doc, path, run::directory_of(path));
+    run::LoadResult load = run::load_scenario_json(in.doc, in.source, run::directory_of(in.source));
     if (!load.ok()) {
       problems.insert(problems.end(), load.problems.begin(), load.problems.end());
       continue;
     }
-    loaded.push_back({path, std::move(in.doc), load.scenario});
+    loaded.push_back({path, in.source, std::move(in.doc), load.scenario});
   }
   // Two scenarios that would write the same result file (same name, seed and replication)
   // would silently overwrite each other.
@@ -102,9 +166,9 @@ int run_command(const RunArgs& args) {
       for (int64_t rep = 0; rep < reps; ++rep) {
         const std::string stem =
             run::result_stem(l.scenario->top.name, l.scenario->top.seed, uint64_t(rep));
-        const auto [it, fresh] = writer_of.emplace(stem, l.path);
+        const auto [it, fresh] = writer_of.emplace(stem, l.source);
         if (!fresh) {
-          problems.push_back(l.path + ": $.name: \"" + l.scenario->top.name + "\" with seed " +
+          problems.push_back(l.source + ": $.name: \"" + l.scenario->top.name + "\" with seed " +
                              std::to_string(l.scenario->top.seed) + " writes " + stem +
                              ".json, as " + it->second +
                              " does; give the scenarios different names or seeds");
@@ -117,6 +181,7 @@ int run_command(const RunArgs& args) {
     for (const auto& p : problems) std::cerr << p << "\n";
     return kExitBadInput;
   }
+  if (args.to_stdout) return run_to_stdout(args, loaded);
   std::error_code ec;
   std::filesystem::create_directories(args.out_dir, ec);
   if (ec || !std::filesystem::is_directory(args.out_dir)) {
@@ -152,13 +217,13 @@ int run_command(const RunArgs& args) {
       if (progress.enabled()) {
         opts.progress_info = [&progress](const run::ProgressInfo& p) { progress.update(p); };
       }
-      progress.begin(l.path + " rep " + std::to_string(rep));
-      run::RunOutcome outcome = run::execute(l.doc, l.path, uint64_t(rep), opts);
+      progress.begin(l.source + " rep " + std::to_string(rep));
+      run::RunOutcome outcome = run::execute(l.doc, l.source, uint64_t(rep), opts);
       progress.end();
       if (!outcome.ok) {
         for (const auto& p : outcome.problems) std::cerr << p << "\n";
         if (!outcome.internal_error.empty()) {
-          std::cerr << l.path << ": internal error in replication " << rep << ": "
+          std::cerr << l.source << ": internal error in replication " << rep << ": "
                     << outcome.internal_error << "\n";
           code = kExitInternal;
         } else if (code == kExitOk) {
@@ -194,15 +259,22 @@ int run_command(const RunArgs& args) {
 void add_run_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* sub = app.add_subcommand("run", "Run scenarios and write one result file per replication");
-  sub->add_option("scenarios", args->files, "Scenario files (JSON)")->required();
+  sub->add_option("scenarios", args->files, "Scenario files (JSON); - reads standard input")
+      ->required();
+  sub->add_option("--set", args->sets,
+kSetOptionHelp)
+      ->allow_extra_args(false);
   args->seed_opt = sub->add_option("--seed", args->seed_text,
                                    "Override the scenario's seed (an integer from 0 to 2^64 - 1)");
   args->replications_opt =
       sub->add_option("--replications", args->replications,
                       "Override the number of replications (runs replications 0..R-1)")
           ->check(CLI::Range(int64_t(1), int64_t(1000000)));
-  sub->add_option("--out", args->out_dir, "Output directory (created if needed)")
+  sub->add_option("--out", args->out_dir, "Output directory (created if needed); - as --stdout")
       ->capture_default_str();
+  sub->add_flag("--stdout", args->to_stdout,
+                "Write the results to standard output instead of files: one line of JSON per "
+                "replication (the result file's document), nothing else on stdout");
   sub->add_flag("--trace", args->trace,
                 "Also write the protocol-event trace <name>-seed<S>-rep<R>.trace.jsonl");
   sub->add_flag("--quiet", args->quiet, "Print nothing but errors");
@@ -215,7 +287,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  fdsim run scenarios/examples/heartbeat-study.json\n"
       "  fdsim run scenarios/examples/*.json --out out/examples --quiet\n"
-      "  fdsim run scenarios/examples/geode-ring.json --seed 7 --replications 5 --trace\n");
+      "  fdsim run scenarios/examples/geode-ring.json --seed 7 --replications 5 --trace\n"
+      "  fdsim run scenarios/examples/geode-ring.json --set '$.horizon_s=120' --stdout\n"
+      "  generate-scenario | fdsim run - --stdout | jq .metrics\n");
   sub->callback([args, &exit_code] { exit_code = run_command(*args); });
 }
 

@@ -102,4 +102,8 @@ std::vector<std::string> validate_sweep_file(const std::string& path) {
   return sweep::validate_sweep_file(path, sweep::real_run_api());
 }
 
+std::vector<std::string> validate_sweep_document(const nlohmann::json& doc, const std::string& source) {
+  return sweep::validate_sweep_document(doc, source, sweep::real_run_api());
+}
+
 }  // namespace fdsim::cli

@@ -22,5 +22,7 @@ bool is_sweep_file(const nlohmann::json& doc);
 // Every problem of a sweep file and of the scenario of each of its points, one line each
 // ("sweeps/x.json: $.axes[1].path: ..."); empty if valid.
 std::vector<std::string> validate_sweep_file(const std::string& path);
+// The same for a sweep document already read (standard input); `source` names it.
+std::vector<std::string> validate_sweep_document(const nlohmann::json& doc, const std::string& source);
 
 }  // namespace fdsim::cli

@@ -13,28 +13,36 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/explain_layout.h"
 #include "sim/cli/input_files.h"
+#include "sim/cli/script_input.h"
 #include "sim/run/scenario_loader.h"
 
 namespace fdsim::cli {
 
 namespace {
 
-std::vector<std::string> validate_one(const std::string& path) {
+std::vector<std::string> validate_one(const std::string& path,
+                                      const std::vector<Override>& overrides) {
   InputFile in = read_input_file(path);
   if (!in.problems.empty()) return in.problems;
   if (in.is_sweep) {
-    return validate_sweep_file(path);
+    if (!overrides.empty())
+      return {in.source + ": --set changes scenarios; vary a sweep's base with its axes"};
+    return path == kStdinName ? validate_sweep_document(in.doc, in.source)
+                              : validate_sweep_file(path);
   }
-  return run::load_scenario_json(in.doc, path, run::directory_of(path)).problems;
+  if (auto bad = apply_overrides(overrides, in.doc, in.source); !bad.empty()) return bad;
+  return run::load_scenario_json(in.doc, in.source, run::directory_of(in.source)).problems;
 }
 
 struct ValidateArgs {
   std::vector<std::string> files;
+  std::vector<std::string> sets;
   bool quiet = false;
 };
 
 struct ExplainArgs {
   std::string file;
+  std::vector<std::string> sets;
 };
 
 }  // namespace
@@ -43,23 +51,36 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ValidateArgs>();
   CLI::App* sub =
       app.add_subcommand("validate", "Check scenario and sweep files; report every problem");
-  sub->add_option("files", args->files, "Scenario or sweep files (JSON)")->required();
+  sub->add_option("files", args->files, "Scenario or sweep files (JSON); - reads standard input")
+      ->required();
+  sub->add_option("--set", args->sets, kSetOptionHelp)->allow_extra_args(false);
   sub->add_flag("--quiet", args->quiet, "Do not print \"<file>: ok\" for valid files");
   sub->footer(
       "Prints one line per problem on stderr (\"x.json: $.faults[2].at_s: expected a number "
       ">= 0, got -5\") and exits with 2 if any file has a problem.\n"
       "Examples:\n"
       "  fdsim validate scenarios/examples/heartbeat-study.json\n"
-      "  fdsim validate scenarios/examples/*.json scenarios/sweeps/*.json\n");
+      "  fdsim validate scenarios/examples/*.json scenarios/sweeps/*.json\n"
+      "  fdsim validate scenarios/examples/geode-ring.json --set '$.network.loss=0.2'\n"
+      "  generate-scenario | fdsim validate -\n");
   sub->callback([args, &exit_code] {
+    std::vector<std::string> problems;
+    const std::vector<Override> overrides = parse_overrides(args->sets, &problems);
+    if (const std::string twice = stdin_used_twice(args->files); !twice.empty())
+      problems.push_back(twice);
+    if (!problems.empty()) {
+      for (const auto& p : problems) std::cerr << p << "\n";
+      exit_code = kExitBadInput;
+      return;
+    }
     bool any = false;
     for (const auto& f : args->files) {
-      const std::vector<std::string> problems = validate_one(f);
+      const std::vector<std::string> problems = validate_one(f, overrides);
       for (const auto& p : problems) std::cerr << p << "\n";
       if (!problems.empty()) {
         any = true;
       } else if (!args->quiet) {
-        std::cout << f << ": ok\n";
+        std::cout << (f == kStdinName ? kStdinSource : f) << ": ok\n";
       }
     }
     exit_code = any ? kExitBadInput : kExitOk;
@@ -70,7 +91,9 @@ void add_explain_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ExplainArgs>();
   CLI::App* sub = app.add_subcommand(
       "explain", "Print the resolved configuration of a scenario, with every default");
-  sub->add_option("scenario", args->file, "Scenario file (JSON)")->required();
+  sub->add_option("scenario", args->file, "Scenario file (JSON); - reads standard input")
+      ->required();
+  sub->add_option("--set", args->sets, kSetOptionHelp)->allow_extra_args(false);
   sub->footer(
       "The output is the \"resolved_config\" that goes into the result manifest, in the\n"
       "order of the scenario file (defaults the file leaves out follow, sorted), with\n"
@@ -78,15 +101,22 @@ void add_explain_command(CLI::App& app, int& exit_code) {
       "valid scenario that resolves to the same configuration.\n"
       "Examples:\n"
       "  fdsim explain scenarios/examples/geode-ring.json\n"
-      "  fdsim explain scenarios/examples/load-sharing.json > resolved.json\n");
+      "  fdsim explain scenarios/examples/load-sharing.json > resolved.json\n"
+      "  fdsim explain scenarios/examples/load-sharing.json --set '$.load_sharing.nodes=32'\n");
   sub->callback([args, &exit_code] {
-    InputFile in = read_input_file(args->file);
-    std::vector<std::string> problems = in.problems;
+    std::vector<std::string> problems;
+    const std::vector<Override> overrides = parse_overrides(args->sets, &problems);
+    InputFile in;
+    if (problems.empty()) {
+      in = read_input_file(args->file);
+      problems = in.problems;
+    }
     if (problems.empty() && in.is_sweep)
-      problems.push_back(args->file + ": is a sweep file; explain works on scenario files");
+      problems.push_back(in.source + ": is a sweep file; explain works on scenario files");
+    if (problems.empty()) problems = apply_overrides(overrides, in.doc, in.source);
     run::LoadResult load;
     if (problems.empty()) {
-      load = run::load_scenario_json(in.doc, args->file, run::directory_of(args->file));
+      load = run::load_scenario_json(in.doc, in.source, run::directory_of(in.source));
       problems = load.problems;
     }
     if (!problems.empty()) {
@@ -96,9 +126,13 @@ void add_explain_command(CLI::App& app, int& exit_code) {
     }
     // The file's key order: read it again as an ordered document (it has just been parsed
     // under the JSON limits, so this parse is safe); without it, byte order.
-    std::ifstream file(args->file, std::ios::binary);
     std::ostringstream text;
-    text << file.rdbuf();
+    if (args->file == kStdinName) {
+      text << in.stdin_text;
+    } else {
+      std::ifstream file(args->file, std::ios::binary);
+      text << file.rdbuf();
+    }
     const nlohmann::ordered_json original =
         nlohmann::ordered_json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
     std::cout << explain_layout(load.scenario->resolved, original.is_discarded() ? nullptr : &original)

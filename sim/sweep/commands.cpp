@@ -14,9 +14,9 @@ using nlohmann::json;
 
 namespace {
 
-std::optional<SweepPlan> load_plan(const std::string& path, const RunApi& api,
-                                   std::vector<std::string>* problems) {
-  SpecOutcome spec = load_sweep_file(path);
+std::optional<SweepPlan> load_plan(const std::string& path, const std::optional<json>& doc,
+                                   const RunApi& api, std::vector<std::string>* problems) {
+  SpecOutcome spec = doc ? parse_sweep(*doc, path) : load_sweep_file(path);
   if (!spec.ok()) {
     *problems = std::move(spec.problems);
     return std::nullopt;
@@ -49,7 +49,14 @@ bool same_plan(const SweepPlan& a, const SweepPlan& b) {
 
 std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api) {
   std::vector<std::string> problems;
-  load_plan(path, api, &problems);
+  load_plan(path, std::nullopt, api, &problems);
+  return problems;
+}
+
+std::vector<std::string> validate_sweep_document(const json& doc, const std::string& source,
+                                                 const RunApi& api) {
+  std::vector<std::string> problems;
+  load_plan(source, doc, api, &problems);
   return problems;
 }
 
@@ -66,7 +73,7 @@ int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream&
     shard = *parsed;
   }
   std::vector<std::string> problems;
-  auto plan = load_plan(o.sweep_file, api, &problems);
+  auto plan = load_plan(o.sweep_file, o.sweep_doc, api, &problems);
   if (!plan) {
     for (const auto& p : problems) err << p << "\n";
     return kExitBadInput;

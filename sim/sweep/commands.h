@@ -27,7 +27,11 @@
 namespace fdsim::sweep {
 
 struct SweepCommandOptions {
-  std::string sweep_file;
+  std::string sweep_file;  // the path read, or only the name of sweep_doc in messages
+  // When set, the sweep document itself (the Python binding, a sweep on standard input):
+  // sweep_file then only names it, and a relative "base" is taken from the working directory
+  // unless sweep_file has a directory part.
+  std::optional<nlohmann::json> sweep_doc;
   std::string out_dir;
   size_t jobs = 1;
   std::string shard;  // "K/N", or empty for every run
@@ -53,6 +57,9 @@ int merge_command(const MergeCommandOptions& options, std::ostream& out, std::os
 // Every problem of a sweep file and of the scenario of each of its points
 // ("sweeps/x.json: $.axes[1].path: ..."); empty if valid.
 std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api);
+// The same for a sweep document already read; `source` names it (see sweep_doc).
+std::vector<std::string> validate_sweep_document(const nlohmann::json& doc,
+                                                 const std::string& source, const RunApi& api);
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternal = 1;
