@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "sim/net/delay_samples.h"
+#include "sim/scenario/data_file.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::net {
@@ -93,10 +94,16 @@ std::shared_ptr<const LatencyModel> parse_latency_model(ObjectReader& r,
     const std::string file = r.required_string("file");
     if (diag.problems.size() == before) {
       std::string err;
-      std::vector<double> samples = load_delay_samples_ms(resolve_path(file, base_dir), err);
+      std::string digest;
+      std::vector<double> samples =
+          load_delay_samples_ms(resolve_path(file, base_dir), err, &digest);
       if (!err.empty()) {
         r.error("file", err);
+        r.consume("file_digest");
       } else {
+        // The content's digest joins the resolved scenario, hence the run identity: a changed
+        // file is a different run for resume and merge (sim/scenario/data_file.h).
+        scenario::record_data_digest(r, "file", digest);
         out = empirical_latency(std::move(samples));
       }
     }
