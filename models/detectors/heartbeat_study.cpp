@@ -1,4 +1,5 @@
 #include "models/detectors/heartbeat_study.h"
+#include "sim/engine/internal_error.h"
 
 #include <cmath>
 #include <cstdio>
@@ -13,9 +14,8 @@ using nlohmann::json;
 
 namespace {
 [[noreturn]] void study_error(SimTime t, NodeId node, const char* what) {
-  std::fprintf(stderr, "fdsim: internal error at %s on node %u: heartbeat study: %s\n",
+  fdsim::internal_error("fdsim: internal error at %s on node %u: heartbeat study: %s\n",
                to_string(t).c_str(), unsigned(node), what);
-  std::abort();
 }
 }  // namespace
 

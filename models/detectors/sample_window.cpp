@@ -1,4 +1,5 @@
 #include "models/detectors/sample_window.h"
+#include "sim/engine/internal_error.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,8 +8,7 @@ namespace fdsim::detectors {
 
 namespace {
 [[noreturn]] void window_error(const char* what) {
-  std::fprintf(stderr, "fdsim: internal error: detector sample window: %s\n", what);
-  std::abort();
+  fdsim::internal_error("fdsim: internal error: detector sample window: %s\n", what);
 }
 }  // namespace
 

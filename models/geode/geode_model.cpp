@@ -1,4 +1,5 @@
 #include "models/geode/geode_model.h"
+#include "sim/engine/internal_error.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -9,11 +10,9 @@ namespace fdsim::geode {
 GeodeModel::GeodeModel(World& world, const GeodeConfig& config, size_t arm)
     : world_(world), config_(config) {
   if (config_.node_count != world.hosts.size()) {
-    std::fprintf(stderr,
-                 "fdsim: internal error at t = %s: membership config is for %zu nodes but the "
+    fdsim::internal_error("fdsim: internal error at t = %s: membership config is for %zu nodes but the "
                  "world has %zu\n",
                  to_string(world.sim.now()).c_str(), config_.node_count, world.hosts.size());
-    std::abort();
   }
   recorder_ = std::make_unique<GeodeRecorder>(world, config_.members.size());
   shared_ = std::make_unique<Shared>(world, config_, arm, *recorder_);

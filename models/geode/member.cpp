@@ -1,6 +1,7 @@
 // Member: lifecycle, messaging helpers, heartbeats, the monitor tick and neighbour checks
 // (docs/models/geode-membership.md, "State" to "Neighbour check"). Suspicion handling is in member_suspicion.cpp, views in member_views.cpp.
 #include "models/geode/member.h"
+#include "sim/engine/random_duration.h"
 
 #include <algorithm>
 
@@ -215,7 +216,8 @@ void Member::start_loops(Duration offset) {
 
 void Member::app_loop() {
   Rng& r = stream(app_rng_, "geode.app");
-  const Duration gap = Duration::from_ms(1000.0 * r.exponential(shared_.config.app_messages_per_s));
+  // Clamped (sim/engine/random_duration.h): a tiny rate must not overflow the conversion.
+  const Duration gap = random_duration_ms(1000.0 * r.exponential(shared_.config.app_messages_per_s));
   after(gap, shared_.kinds.app_message, [this] {
     send_app_message();
     app_loop();

@@ -1,4 +1,5 @@
 #include "models/loadsharing/arrival_schedule.h"
+#include "sim/engine/internal_error.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,9 +15,8 @@ ArrivalSchedule::ArrivalSchedule(std::vector<RatePhase> phases) : phases_(std::m
   for (size_t k = 1; ok && k < phases_.size(); ++k) ok = phases_[k - 1].from <= phases_[k].from;
   for (const RatePhase& p : phases_) ok = ok && p.rate_per_s >= 0;
   if (!ok) {
-    std::fprintf(stderr, "fdsim: internal error: malformed arrival schedule (%zu phases)\n",
+    fdsim::internal_error("fdsim: internal error: malformed arrival schedule (%zu phases)\n",
                  phases_.size());
-    std::abort();
   }
 }
 

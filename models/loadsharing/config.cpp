@@ -95,12 +95,25 @@ ArmConfig parse_arm(ObjectReader& a, size_t node_count, size_t buddy_size) {
   return arm;
 }
 
+// Bounds of the priors (issue 24): the prior rates shape / exposure then lie in [1e-9, 1e9]
+// per second, so the exit-time chains and their uniformization series that the hou_shin arms
+// build from the estimates stay small (an extreme prior made the series run for minutes, or
+// the dense generator of a CET-mapped region exceed its size).
+constexpr double kMinPrior = 1e-3;
+// Thresholds: th_u and th_f at most 1e4 (queue lengths, or seconds of work for load_index
+// "cet"); with a hou_shin arm and load_index "ql", th_f at most 1000 states.
+constexpr double kMaxThreshold = 1e4;
+constexpr double kMaxChainThreshold = 1000;
+constexpr double kMaxPrior = 1e6;
+
 void parse_estimation(ObjectReader& e, EstimationConfig& c) {
-  c.arrival_prior_shape = e.positive("arrival_prior_shape", c.arrival_prior_shape);
-  c.arrival_prior_exposure_s = e.positive("arrival_prior_exposure_s", c.arrival_prior_exposure_s);
-  c.execution_prior_shape = e.positive("execution_prior_shape", c.execution_prior_shape);
+  c.arrival_prior_shape = e.number("arrival_prior_shape", c.arrival_prior_shape, kMinPrior, kMaxPrior);
+  c.arrival_prior_exposure_s =
+      e.number("arrival_prior_exposure_s", c.arrival_prior_exposure_s, kMinPrior, kMaxPrior);
+  c.execution_prior_shape =
+      e.number("execution_prior_shape", c.execution_prior_shape, kMinPrior, kMaxPrior);
   c.execution_prior_exposure_s =
-      e.positive("execution_prior_exposure_s", c.execution_prior_exposure_s);
+      e.number("execution_prior_exposure_s", c.execution_prior_exposure_s, kMinPrior, kMaxPrior);
   c.forgetting_per_s = e.positive("forgetting_per_s", c.forgetting_per_s, 0.0, 1.0);
 }
 
@@ -130,8 +143,10 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
                        : LateTaskPolicy::abort;
   cfg.load_index =
       ls.enumeration("load_index", "ql", {"ql", "cet"}) == "cet" ? LoadIndex::cet : LoadIndex::ql;
-  cfg.thresholds.th_u = ls.number("th_u", 1.0, 0.0);
-  cfg.thresholds.th_f = ls.number("th_f", 4.0, 0.0);
+  // At most kMaxThreshold (1e4): the hou_shin arms build a dense exit-time chain over a region
+  // (docs/models/hou-shin-timeout.md), and th_f = 2^63 wrapped its integer bounds.
+  cfg.thresholds.th_u = ls.number("th_u", 1.0, 0.0, kMaxThreshold);
+  cfg.thresholds.th_f = ls.number("th_f", 4.0, 0.0, kMaxThreshold);
   if (cfg.thresholds.th_f <= cfg.thresholds.th_u)
     ls.error("th_f", "expected th_f > th_u (the medium region would be empty)");
   cfg.buddy_size = size_t(ls.integer("buddy_size", 10, 0, 100000));
@@ -183,6 +198,11 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
                            "duplicate arm name \"" + cfg.arms[k].name + "\"");
     hou_shin = hou_shin || cfg.arms[k].needs_t_out();
   }
+  // A region of the ql exit-time chain holds up to th_f - th_u states of a dense generator.
+  if (hou_shin && cfg.load_index == LoadIndex::ql && cfg.thresholds.th_f > kMaxChainThreshold)
+    ls.error("th_f", "expected th_f <= " + scenario::rate_text(kMaxChainThreshold) +
+                         " with a hou_shin arm and load_index \"ql\" (its exit-time chain is "
+                         "dense), got " + scenario::rate_text(cfg.thresholds.th_f));
   // The exit-time chain (docs/models/hou-shin-timeout.md) lives on integer queue lengths (CET is mapped onto it).
   if (hou_shin && cfg.load_index == LoadIndex::ql &&
       (cfg.thresholds.th_u != std::floor(cfg.thresholds.th_u) ||

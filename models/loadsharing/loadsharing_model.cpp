@@ -2,6 +2,7 @@
 // The task flow is in loadsharing_tasks.cpp, broadcasts and diagnosis in
 // loadsharing_diagnosis.cpp, the metrics in loadsharing_metrics.cpp.
 #include "models/loadsharing/loadsharing_model.h"
+#include "sim/engine/internal_error.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,9 +15,8 @@ namespace fdsim::loadsharing {
 
 namespace {
 [[noreturn]] void model_misuse(SimTime now, NodeId node, const std::string& what) {
-  std::fprintf(stderr, "fdsim: internal error at t = %s, node %u: load sharing: %s\n",
+  fdsim::internal_error("fdsim: internal error at t = %s, node %u: load sharing: %s\n",
                to_string(now).c_str(), unsigned(node), what.c_str());
-  std::abort();
 }
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "models/loadsharing/local_queue.h"
+#include "sim/engine/internal_error.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,8 +10,7 @@ namespace fdsim::loadsharing {
 
 namespace {
 [[noreturn]] void queue_misuse(const char* what) {
-  std::fprintf(stderr, "fdsim: internal error: LocalQueue: %s\n", what);
-  std::abort();
+  fdsim::internal_error("fdsim: internal error: LocalQueue: %s\n", what);
 }
 }  // namespace
 

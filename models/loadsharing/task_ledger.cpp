@@ -1,4 +1,5 @@
 #include "models/loadsharing/task_ledger.h"
+#include "sim/engine/internal_error.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -98,13 +99,11 @@ void TaskLedger::check_conservation(SimTime now, const std::vector<uint64_t>& pr
       const FateCounts& c = set == 0 ? all_[i] : counted_[i];
       const uint64_t present = set == 0 ? present_all[i] : present_counted[i];
       if (c.resolved() > c.arrived || c.arrived - c.resolved() != present) {
-        std::fprintf(stderr,
-                     "fdsim: internal error: load-sharing task conservation violated at t = %s, "
+        fdsim::internal_error("fdsim: internal error: load-sharing task conservation violated at t = %s, "
                      "origin node %zu (%s tasks): arrived %" PRIu64 " != on time %" PRIu64
                      " + missed %" PRIu64 " + lost %" PRIu64 " + still present %" PRIu64 "\n",
                      to_string(now).c_str(), i, set == 0 ? "all" : "counted", c.arrived, c.on_time,
                      c.missed(), c.lost(), present);
-        std::abort();
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/loadsharing/config.h"
+#include "sim/scenario/data_file.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::loadsharing {
@@ -13,36 +14,26 @@ namespace {
 
 using scenario::ObjectReader;
 
-// Reads whitespace/comma-separated non-negative numbers ('#' starts a comment to the end of line).
-bool read_samples(const std::string& path, std::vector<double>& out, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = "cannot open the file \"" + path + "\"";
-    return false;
-  }
-  std::string line;
-  size_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::replace(line.begin(), line.end(), ',', ' ');
-    std::istringstream tokens(line);
-    std::string tok;
-    while (tokens >> tok) {
-      char* end = nullptr;
-      const double v = std::strtod(tok.c_str(), &end);
-      if (end == tok.c_str() || *end != '\0' || !std::isfinite(v) || v < 0) {
-        error = "\"" + path + "\" line " + std::to_string(line_no) +
-                ": expected a number of seconds >= 0 and <= 1e6, got \"" + tok + "\"";
-        return false;
-      }
-      out.push_back(v);
-    }
-  }
-  if (out.empty()) {
-    error = "\"" + path + "\" holds no samples";
-    return false;
-  }
+// Reads whitespace/comma-separated numbers of seconds in [0, kMaxTaskSeconds] ('#' starts a
+// comment to the end of line) through the guarded data-file reader (sim/scenario/data_file.h):
+// regular files only, size limit, the content never echoed.
+bool read_samples(const std::string& path, std::vector<double>& out, std::string& digest,
+                  std::string& error) {
+  const auto file = scenario::read_data_file(path, "execution times file", error);
+  if (!file) return false;
+  scenario::NumberFormat format;
+  format.min = 0.0;
+  format.max = kMaxTaskSeconds;
+  format.one_per_line = false;
+  format.commas = true;
+  format.expectation = "expected execution times in seconds >= 0 and <= " +
+                       scenario::rate_text(kMaxTaskSeconds) +
+                       ", separated by spaces or commas (# starts a comment)";
+  format.empty_message = "no execution times in the file";
+  auto samples = scenario::parse_numbers(path, *file, format, error);
+  if (!samples) return false;
+  out = std::move(*samples);
+  digest = file->digest;
   return true;
 }
 
@@ -73,10 +64,14 @@ ExecTimeDistribution parse_exec_law(ObjectReader& r, const std::string& base_dir
       const std::string path =
           file.front() == '/' || base_dir.empty() ? file : base_dir + "/" + file;
       std::string error;
-      if (!read_samples(path, d.samples_s, error)) {
+      std::string digest;
+      if (!read_samples(path, d.samples_s, digest, error)) {
         r.error("file", error);
-      } else if (d.mean_s() <= 0) {
-        r.error("file", "the samples have mean 0; execution times must have a positive mean");
+        r.consume("file_digest");
+      } else {
+        scenario::record_data_digest(r, "file", digest);
+        if (d.mean_s() <= 0)
+          r.error("file", "the samples have mean 0; execution times must have a positive mean");
       }
     }
   }

@@ -1,4 +1,5 @@
 #include "models/metrics/qos_pair_recorder.h"
+#include "sim/engine/internal_error.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,9 +9,8 @@ namespace fdsim::metrics {
 
 namespace {
 [[noreturn]] void order_error(SimTime t, SimTime last) {
-  std::fprintf(stderr, "fdsim: internal error: QoS recorder fed a signal at %s before %s\n",
+  fdsim::internal_error("fdsim: internal error: QoS recorder fed a signal at %s before %s\n",
                to_string(t).c_str(), to_string(last).c_str());
-  std::abort();
 }
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "models/metrics/qos_summary.h"
+#include "sim/engine/internal_error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,9 +15,8 @@ using nlohmann::json;
 
 double nearest_rank_quantile(const std::vector<double>& sorted, double p) {
   if (sorted.empty() || !(p > 0.0 && p <= 1.0)) {
-    std::fprintf(stderr, "fdsim: internal error: nearest-rank quantile p=%g of %zu values\n", p,
+    fdsim::internal_error("fdsim: internal error: nearest-rank quantile p=%g of %zu values\n", p,
                  sorted.size());
-    std::abort();
   }
   const double n = static_cast<double>(sorted.size());
   // ceil(p*n) with a guard against p*n landing a hair above an integer (0.9 * 10).

@@ -1,4 +1,5 @@
 #include "models/swim/context.h"
+#include "sim/engine/internal_error.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -33,11 +34,9 @@ EventKinds::EventKinds(Simulator& sim)
 namespace {
 const SwimArm& pick_arm(const SwimConfig& c, size_t arm, Simulator& sim) {
   if (arm >= c.arms.size()) {
-    std::fprintf(stderr,
-                 "fdsim: internal error at t = %s: SwimModel arm %zu, but the config has %zu "
+    fdsim::internal_error("fdsim: internal error at t = %s: SwimModel arm %zu, but the config has %zu "
                  "arms\n",
                  to_string(sim.now()).c_str(), arm, c.arms.size());
-    std::abort();
   }
   return c.arms[arm];
 }
@@ -56,9 +55,8 @@ void Shared::trace(NodeId node, std::string_view kind, const nlohmann::json& fie
 }
 
 void Shared::fail(NodeId node, const std::string& what) const {
-  std::fprintf(stderr, "fdsim: internal error at t = %s, node %u: swim: %s\n",
+  fdsim::internal_error("fdsim: internal error at t = %s, node %u: swim: %s\n",
                to_string(world.sim.now()).c_str(), node, what.c_str());
-  std::abort();
 }
 
 }  // namespace fdsim::swim

@@ -1,4 +1,5 @@
 #include "models/swim/swim_model.h"
+#include "sim/engine/internal_error.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,10 +9,8 @@ namespace fdsim::swim {
 SwimModel::SwimModel(World& world, const SwimConfig& config, size_t arm)
     : world_(world), config_(config) {
   if (config_.node_count != world.hosts.size()) {
-    std::fprintf(stderr,
-                 "fdsim: internal error: swim config is for %zu nodes but the world has %zu\n",
+    fdsim::internal_error("fdsim: internal error: swim config is for %zu nodes but the world has %zu\n",
                  config_.node_count, world.hosts.size());
-    std::abort();
   }
   recorder_ = std::make_unique<SwimRecorder>(world, config_.node_count);
   shared_ = std::make_unique<Shared>(world, config_, arm, *recorder_);

@@ -1,4 +1,5 @@
 #include "models/timeout/contract.h"
+#include "sim/engine/internal_error.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -6,8 +7,7 @@
 namespace fdsim::timeout {
 
 void contract_failure(const char* component, const char* what, double value) {
-  std::fprintf(stderr, "fdsim: internal error: %s: %s (%.17g)\n", component, what, value);
-  std::abort();
+  fdsim::internal_error("fdsim: internal error: %s: %s (%.17g)\n", component, what, value);
 }
 
 }  // namespace fdsim::timeout

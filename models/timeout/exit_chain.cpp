@@ -1,4 +1,5 @@
 #include "models/timeout/exit_chain.h"
+#include "sim/engine/internal_error.h"
 
 #include <cinttypes>
 #include <cmath>
@@ -12,9 +13,8 @@ namespace fdsim::timeout {
 namespace {
 
 [[noreturn]] void fail(const ExitChain& c, const std::string& what) {
-  std::fprintf(stderr, "fdsim: internal error: exit chain %s: %s\n", describe(c).c_str(),
+  fdsim::internal_error("fdsim: internal error: exit chain %s: %s\n", describe(c).c_str(),
                what.c_str());
-  std::abort();
 }
 
 // Rates of the three moves out of state s (birth, death; each either in-region or an exit).

@@ -1,6 +1,7 @@
 // survival() and exit_quantile() of exit_chain.h, on top of uniformization.h.
 
 #include <cmath>
+#include "sim/engine/internal_error.h"
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -14,9 +15,8 @@ namespace fdsim::timeout {
 namespace {
 
 [[noreturn]] void fail(const ExitChain& c, const char* what, double v) {
-  std::fprintf(stderr, "fdsim: internal error: exit chain %s: %s (%.17g)\n", describe(c).c_str(),
+  fdsim::internal_error("fdsim: internal error: exit chain %s: %s (%.17g)\n", describe(c).c_str(),
                what, v);
-  std::abort();
 }
 
 Eigen::Index index_of(const ExitChain& c, int64_t s0) {

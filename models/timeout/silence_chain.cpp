@@ -1,4 +1,5 @@
 #include "models/timeout/silence_chain.h"
+#include "sim/engine/internal_error.h"
 
 #include <cmath>
 #include <cstdio>
@@ -14,12 +15,10 @@ namespace fdsim::timeout {
 namespace {
 
 [[noreturn]] void fail(const SilenceChain& c, const char* what) {
-  std::fprintf(stderr,
-               "fdsim: internal error: silence chain th_u=%lld th_f=%lld lambda=(%.17g, %.17g, "
+  fdsim::internal_error("fdsim: internal error: silence chain th_u=%lld th_f=%lld lambda=(%.17g, %.17g, "
                "%.17g) mu=%.17g loss=%.17g: %s\n",
                (long long)c.th_u, (long long)c.th_f, c.lambda[0], c.lambda[1], c.lambda[2], c.mu,
                c.loss, what);
-  std::abort();
 }
 
 // The diagonals of Q~ (see the header).

@@ -1,4 +1,5 @@
 #include "models/timeout/timeout_table.h"
+#include "sim/engine/internal_error.h"
 
 #include <algorithm>
 #include <array>
@@ -41,11 +42,13 @@ double RoundedRate::value() const {
 
 RoundedRate round_4_significant(double rate) {
   if (!(rate >= 0) || !std::isfinite(rate)) {
-    std::fprintf(stderr, "fdsim: internal error: cannot round rate %.17g\n", rate);
-    std::abort();
+    fdsim::internal_error("fdsim: internal error: cannot round rate %.17g\n", rate);
   }
   RoundedRate r;
-  if (rate == 0) return r;
+  // A rate below 1e-290 per second (a posterior whose evidence was forgotten to a subnormal)
+  // rounds to 0: 10^-e for its exponent would overflow, and at any time scale a simulation can
+  // reach (1e9 s) such a rate never fires. Every larger rate rounds as before.
+  if (rate < 1e-290) return r;
   // value = mantissa * 10^exponent, mantissa in [1000, 9999]. Start from floor(log10(rate)) - 3
   // or one decade below it: rate is in [2^b, 2^(b+1)), so floor(log10 rate) is floor(b log10 2)
   // or one more (log10 2 < 1). From below, the first exponent whose mantissa rounds into [1000,
@@ -69,8 +72,7 @@ RoundedRate round_4_significant(double rate) {
       return RoundedRate{m, e};
     }
   }
-  std::fprintf(stderr, "fdsim: internal error: rounding rate %.17g did not converge\n", rate);
-  std::abort();
+  fdsim::internal_error("fdsim: internal error: rounding rate %.17g did not converge\n", rate);
 }
 
 ExitChain TimeoutTable::rounded(const ExitChain& chain) {
@@ -169,9 +171,8 @@ Duration TimeoutTable::to_t_out(double q_s, Duration allowance) const {
 Duration TimeoutTable::t_out(const ExitChain& chain, int64_t s0, double alpha,
                              Duration allowance) {
   if (allowance < Duration::zero()) {
-    std::fprintf(stderr, "fdsim: internal error: negative delay allowance %s for chain %s\n",
+    fdsim::internal_error("fdsim: internal error: negative delay allowance %s for chain %s\n",
                  to_string(allowance).c_str(), describe(chain).c_str());
-    std::abort();
   }
   return to_t_out(quantile_s(chain, s0, alpha), allowance);
 }
@@ -189,9 +190,8 @@ double TimeoutTable::quantile_s(const SilenceChain& chain, int64_t s0, double al
 Duration TimeoutTable::t_out(const SilenceChain& chain, int64_t s0, double alpha,
                              Duration allowance) {
   if (allowance < Duration::zero()) {
-    std::fprintf(stderr, "fdsim: internal error: negative delay allowance %s\n",
+    fdsim::internal_error("fdsim: internal error: negative delay allowance %s\n",
                  to_string(allowance).c_str());
-    std::abort();
   }
   return to_t_out(quantile_s(chain, s0, alpha), allowance);
 }

@@ -1,4 +1,5 @@
 #include "models/timeout/uniformization.h"
+#include "sim/engine/internal_error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +13,7 @@ namespace fdsim::timeout {
 namespace {
 
 [[noreturn]] void fail(const char* what, double t) {
-  std::fprintf(stderr, "fdsim: internal error: uniformization: %s (t = %.17g s)\n", what, t);
-  std::abort();
+  fdsim::internal_error("fdsim: internal error: uniformization: %s (t = %.17g s)\n", what, t);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "sim/cli/commands.h"
+#include "sim/engine/interrupt.h"
 #include "sim/cli/input_files.h"
 #include "sim/cli/progress_line.h"
 #include "sim/cli/script_input.h"
@@ -208,6 +210,7 @@ int run_command(const RunArgs& args_in) {
   // 2. Run.
   ProgressLine progress(args.quiet, args.progress);
   int code = kExitOk;
+  size_t stored = 0;  // result files written (for the interrupt line)
   for (const auto& l : loaded) {
     const int64_t reps = *args.replications_opt ? args.replications : l.scenario->top.replications;
     for (int64_t rep = 0; rep < reps; ++rep) {
@@ -220,6 +223,15 @@ int run_command(const RunArgs& args_in) {
       progress.begin(l.source + " rep " + std::to_string(rep));
       run::RunOutcome outcome = run::execute(l.doc, l.source, uint64_t(rep), opts);
       progress.end();
+      if (interrupt_signal() != 0) {
+        // SIGINT/SIGTERM (sim/engine/interrupt.h): the run in progress wrote nothing (its
+        // trace's temporary file is removed by the trace writer); results already written
+        // stay.
+        std::cerr << l.path << ": interrupted by "
+                  << (interrupt_signal() == SIGINT ? "SIGINT" : "SIGTERM") << " in replication "
+                  << rep << ": " << stored << " result files written\n";
+        return interrupt_exit_code();
+      }
       if (!outcome.ok) {
         for (const auto& p : outcome.problems) std::cerr << p << "\n";
         if (!outcome.internal_error.empty()) {
@@ -239,6 +251,7 @@ int run_command(const RunArgs& args_in) {
         std::cerr << w.error << "\n";
         return kExitInternal;
       }
+      ++stored;
       if (!args.quiet) {
         std::cout << "wrote " << w.result_path;
         if (!outcome.trace_path.empty()) std::cout << " and " << outcome.trace_path;

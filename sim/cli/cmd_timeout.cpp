@@ -37,6 +37,7 @@ struct TimeoutArgs {
   int64_t th_u = 1, th_f = 4;
   std::string region;
   int64_t state = -1;  // start state s0 (queue length); -1: the region's entry state
+  bool state_given = false;
   std::vector<double> alphas;
   std::vector<double> times;
   double loss = 0;
@@ -65,6 +66,18 @@ std::vector<std::string> check(const TimeoutArgs& a) {
   if (!a.region.empty() && a.region != "U" && a.region != "M" && a.region != "O")
     bad("--region: expected U, M or O, got \"" + a.region + "\"");
   if (a.region.empty() && a.state < 0) bad("give --region or --state");
+  // Issue 24: "--state -1" was taken silently as "the region's entry state".
+  if (a.state_given && a.state < 0)
+    bad("--state: expected a queue length >= 0, got " + std::to_string(a.state));
+  // Rates and times whose product the uniformization series sums term by term: beyond these
+  // bounds a single call ran for minutes or overflowed (issue 24, `fdsim timeout` with an
+  // extreme --lambda or --t).
+  for (const auto& [name, v] : rates)
+    if (std::isfinite(v) && v > 1e9)
+      bad(std::string(name) + ": expected a rate <= 1e9 per s, got " + std::to_string(v));
+  if (std::isfinite(a.mu) && a.mu > 1e9) bad("--mu: expected a rate <= 1e9 per s");
+  for (double t : a.times)
+    if (std::isfinite(t) && t > 1e9) bad("--t: expected a time <= 1e9 s, got " + std::to_string(t));
   for (double x : a.alphas)
     if (!(x > 0 && x < 1)) bad("--alpha: expected a probability > 0 and < 1, got " + std::to_string(x));
   for (double t : a.times)
@@ -219,7 +232,8 @@ void add_timeout_command(CLI::App& app, int& exit_code) {
   sub->add_option("--th-f", args->th_f, "Threshold TH_f on the queue length (default 4)");
   sub->add_option("--region", args->region, "Region of the broadcast: U, M or O");
   sub->add_option("--state", args->state,
-                  "Queue length s0 at the broadcast (default: the region's entry state)");
+                  "Queue length s0 at the broadcast (default: the region's entry state)")
+      ->each([args](const std::string&) { args->state_given = true; });
   sub->add_option("--alpha", args->alphas, "False-diagnosis bound(s) (default 0.05 0.01)");
   sub->add_option("--t", args->times, "Times in s at which to print S(t) (default 5 10)");
   sub->add_option("--loss", args->loss, "Broadcast loss probability (default 0)");

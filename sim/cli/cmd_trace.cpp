@@ -164,6 +164,11 @@ std::vector<nlohmann::json> read_trace(const std::string& path, std::vector<std:
 
 int trace_command(const TraceArgs& a) {
   std::vector<std::string> problems;
+  // Issue 24: NaN compared false with everything and selected nothing, silently.
+  if (*a.from_opt && !std::isfinite(a.from_s))
+    problems.push_back("--from-s: expected a finite time in s, got " + std::to_string(a.from_s));
+  if (*a.to_opt && !std::isfinite(a.to_s))
+    problems.push_back("--to-s: expected a finite time in s, got " + std::to_string(a.to_s));
   if (*a.from_opt && *a.to_opt && a.to_s < a.from_s)
     problems.push_back("--to-s (" + std::to_string(a.to_s) + ") is before --from-s (" +
                        std::to_string(a.from_s) + ")");

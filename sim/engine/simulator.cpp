@@ -1,4 +1,5 @@
 #include "sim/engine/simulator.h"
+#include "sim/engine/internal_error.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,8 +15,7 @@ EventKind Simulator::kind(std::string_view name) {
   for (size_t i = 0; i < kinds_.size(); ++i)
     if (kinds_[i].name == name) return static_cast<EventKind>(i);
   if (kinds_.size() >= 65535) {
-    std::fprintf(stderr, "fdsim: internal error: too many event kinds\n");
-    std::abort();
+    fdsim::internal_error("fdsim: internal error: too many event kinds\n");
   }
   kinds_.push_back({std::string(name), 0});
   kind_meta_.push_back({fnv1a64(name)});
@@ -24,11 +24,9 @@ EventKind Simulator::kind(std::string_view name) {
 
 EventId Simulator::schedule_at(SimTime when, EventKind kind, NodeId node, Callback fn) {
   if (when < now_) {
-    std::fprintf(stderr,
-                 "fdsim: internal error: event '%s' for node %u scheduled at %s, before now = %s\n",
+    fdsim::internal_error("fdsim: internal error: event '%s' for node %u scheduled at %s, before now = %s\n",
                  kinds_[kind].name.c_str(), node, to_string(when).c_str(),
                  to_string(now_).c_str());
-    std::abort();
   }
   uint32_t slot = 0;
   uint64_t seq = 0;

@@ -1,4 +1,5 @@
 #include "sim/engine/time.h"
+#include "sim/engine/internal_error.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -7,8 +8,7 @@
 namespace fdsim {
 
 void time_overflow(const char* op) {
-  std::fprintf(stderr, "fdsim: internal error: simulated time overflow in %s\n", op);
-  std::abort();
+  fdsim::internal_error("fdsim: internal error: simulated time overflow in %s\n", op);
 }
 
 namespace {

@@ -1,4 +1,6 @@
 #include "sim/faults/injector.h"
+#include "sim/engine/internal_error.h"
+#include "sim/engine/random_duration.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +17,7 @@ struct FaultInjector::ProcessNode {
 
 namespace {
 Duration exp_draw(Rng& rng, double mean_s) {
-  return Duration::from_seconds(rng.exponential(1.0 / mean_s));
+  return random_duration_s(rng.exponential(1.0 / mean_s));  // clamped: sim/engine/random_duration.h
 }
 nlohmann::json node_list(const std::vector<NodeId>& v) { return nlohmann::json(v); }
 }  // namespace
@@ -48,9 +50,8 @@ void FaultInjector::trace(NodeId n, const char* kind, nlohmann::json fields) {
 
 void FaultInjector::start() {
   if (started_) {
-    std::fprintf(stderr, "fdsim: internal error at t = %s: FaultInjector::start() called twice\n",
+    fdsim::internal_error("fdsim: internal error at t = %s: FaultInjector::start() called twice\n",
                  to_string(world_.sim.now()).c_str());
-    std::abort();
   }
   started_ = true;
   Simulator& sim = world_.sim;

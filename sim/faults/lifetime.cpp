@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "sim/net/delay_samples.h"
+#include "sim/scenario/data_file.h"
 
 namespace fdsim::faults {
 
@@ -147,11 +148,15 @@ std::shared_ptr<const Lifetime> parse_lifetime(scenario::ObjectReader& r,
   } else {  // empirical
     const std::string file = r.required_string("file");
     if (diag.problems.size() == before) {
-      std::string err;
-      std::vector<double> ms = net::load_delay_samples_ms(resolve_path(file, base_dir), err);
+      std::string err, digest;
+      std::vector<double> ms =
+          net::load_delay_samples_ms(resolve_path(file, base_dir), err, &digest);
       if (!err.empty()) {
         r.error("file", err);
+        r.consume("file_digest");
       } else {
+        // The file's digest joins the run identity (sim/scenario/data_file.h).
+        scenario::record_data_digest(r, "file", digest);
         double sum = 0;
         for (double& x : ms) {
           x /= 1e3;  // ms -> s

@@ -5,6 +5,7 @@
 
 #include "sim/net/delay_samples.h"
 #include "sim/net/delay_trace.h"
+#include "sim/scenario/data_file.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::net {
@@ -114,15 +115,19 @@ std::shared_ptr<const LatencyModel> parse_latency_model(ObjectReader& r,
     if (diag.problems.size() == before && loop_ms && !(*loop_ms > 0))
       r.error("loop_ms", "expected a number > 0, got " + fmt(*loop_ms));
     if (diag.problems.size() == before) {
-      std::string err;
-      std::vector<TraceRow> rows = load_delay_trace_rows(resolve_path(file, base_dir), err);
+      std::string err, digest;
+      std::vector<TraceRow> rows =
+          load_delay_trace_rows(resolve_path(file, base_dir), err, &digest);
       if (!err.empty()) {
         r.error("file", err);
+        r.consume("file_digest");
       } else if (loop_ms && Duration::from_ms(*loop_ms).count_ns() <= rows.back().offset_ns) {
         r.error("loop_ms", "expected a loop longer than the trace's last offset (" +
                                fmt(double(rows.back().offset_ns) * 1e-6) + " ms), got " +
                                fmt(*loop_ms));
       } else {
+        // The trace's digest joins the run identity (sim/scenario/data_file.h).
+        scenario::record_data_digest(r, "file", digest);
         const int64_t loop_ns = loop_ms ? Duration::from_ms(*loop_ms).count_ns() : 0;
         out = std::make_shared<const TraceLatency>(std::move(rows), loop_ns, shared);
       }
@@ -131,10 +136,16 @@ std::shared_ptr<const LatencyModel> parse_latency_model(ObjectReader& r,
     const std::string file = r.required_string("file");
     if (diag.problems.size() == before) {
       std::string err;
-      std::vector<double> samples = load_delay_samples_ms(resolve_path(file, base_dir), err);
+      std::string digest;
+      std::vector<double> samples =
+          load_delay_samples_ms(resolve_path(file, base_dir), err, &digest);
       if (!err.empty()) {
         r.error("file", err);
+        r.consume("file_digest");
       } else {
+        // The content's digest joins the resolved scenario, hence the run identity: a changed
+        // file is a different run for resume and merge (sim/scenario/data_file.h).
+        scenario::record_data_digest(r, "file", digest);
         out = empirical_latency(std::move(samples));
       }
     }

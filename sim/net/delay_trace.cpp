@@ -95,7 +95,8 @@ size_t TraceLatency::row_at(NodeId src, NodeId dst, size_t nodes, SimTime t) con
   return size_t(it - rows_.begin()) - 1;
 }
 
-std::vector<TraceRow> load_delay_trace_rows(const std::string& path, std::string& error) {
+std::vector<TraceRow> load_delay_trace_rows(const std::string& path, std::string& error,
+                                           std::string* digest) {
   std::vector<TraceRow> rows;
   size_t delivered = 0;
   const bool ok = for_each_data_line(
@@ -128,7 +129,8 @@ std::vector<TraceRow> load_delay_trace_rows(const std::string& path, std::string
         rows.push_back({off_ns, lost ? kLostRow : Duration::from_ms(d).count_ns()});
         if (!lost) ++delivered;
         return true;
-      });
+      },
+      digest);
   if (!ok) return {};
   if (rows.size() < 2) {
     error = path + ": a delay trace needs at least two rows";

@@ -73,6 +73,8 @@ class TraceLatency final : public LatencyModel {
 // Reads a trace file (format above). Never throws; on a problem returns no rows and sets
 // `error` ("trace.txt:12: expected \"offset_ms delay_ms\" or \"offset_ms lost\" ..."); on
 // success the rows satisfy TraceLatency's preconditions and `error` is empty.
-std::vector<TraceRow> load_delay_trace_rows(const std::string& path, std::string& error);
+// `digest` (if given) receives the file's digest for the run identity.
+std::vector<TraceRow> load_delay_trace_rows(const std::string& path, std::string& error,
+                                           std::string* digest = nullptr);
 
 }  // namespace fdsim::net

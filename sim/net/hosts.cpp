@@ -1,4 +1,5 @@
 #include "sim/net/hosts.h"
+#include "sim/engine/internal_error.h"
 
 #include <cstdio>
 #include <algorithm>
@@ -166,9 +167,8 @@ void Hosts::finish_service(NodeId n, Server& s) {
 
 [[gnu::cold, gnu::noinline]] void Hosts::check_node(NodeId n, const char* op) const {
   if (n >= state_.size()) [[unlikely]] {
-    std::fprintf(stderr, "fdsim: internal error at t = %s: Hosts::%s on node %u, but there are %zu nodes\n",
+    fdsim::internal_error("fdsim: internal error at t = %s: Hosts::%s on node %u, but there are %zu nodes\n",
                  to_string(sim_.now()).c_str(), op, n, state_.size());
-    std::abort();
   }
 }
 

@@ -1,4 +1,5 @@
 #include "sim/net/latency.h"
+#include "sim/engine/internal_error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,14 +21,12 @@ Duration to_duration(double ms) {
 }
 
 [[noreturn]] void bad_parameter(const char* model, const char* what) {
-  std::fprintf(stderr, "fdsim: internal error: %s latency: %s\n", model, what);
-  std::abort();
+  fdsim::internal_error("fdsim: internal error: %s latency: %s\n", model, what);
 }
 
 void check_p(double p) {
   if (!(p > 0.0 && p < 1.0)) {
-    std::fprintf(stderr, "fdsim: internal error: latency quantile asked for p = %g\n", p);
-    std::abort();
+    fdsim::internal_error("fdsim: internal error: latency quantile asked for p = %g\n", p);
   }
 }
 

@@ -1,4 +1,5 @@
 #include "sim/net/network.h"
+#include "sim/engine/internal_error.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -143,9 +144,8 @@ struct Network::Impl {
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void fail(NodeId node, const std::string& what) const {
-    std::fprintf(stderr, "fdsim: internal error at t = %s, node %d: network: %s\n",
+    fdsim::internal_error("fdsim: internal error at t = %s, node %d: network: %s\n",
                  to_string(sim.now()).c_str(), node == kNoNode ? -1 : int(node), what.c_str());
-    std::abort();
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void fail_link(NodeId src, NodeId dst) const {

@@ -1,9 +1,11 @@
 #include "sim/run/scenario_loader.h"
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 
 #include "sim/net/config.h"
+#include "sim/scenario/event_rate.h"
 #include "sim/scenario/json_document.h"
 #include "sim/scenario/reader.h"
 
@@ -30,10 +32,53 @@ void check_unique_arms(const std::vector<std::string>& names, const std::string&
   }
 }
 
+// Cross-section contracts of the hou_shin arms (issue 24), checked at validation because a
+// model would otherwise meet them only inside a run: the silence chain of hou_shin needs every
+// link's loss (or loss_allowance) < 1, and the extra-broadcast arms tolerate
+// k = ceil(ln(alpha / 2) / ln(loss)) missing broadcasts (loss_tolerance.h), at most
+// kMaxToleratedBroadcasts (near loss 1, k grew to 3e16 and counting it hung the loader).
+constexpr double kMaxToleratedBroadcasts = 1000;
+
+void check_hou_shin_losses(const Scenario& s, Diagnostics& diag) {
+  const loadsharing::LoadSharingConfig& ls = *s.load_sharing;
+  double loss = s.network.loss;
+  const char* where = "$.network.loss";
+  for (const net::LinkOverride& o : s.network.overrides)
+    if (o.loss && *o.loss > loss) {
+      loss = *o.loss;
+      where = "$.network.links";
+    }
+  if (ls.loss_allowance) {
+    loss = *ls.loss_allowance;
+    where = "$.load_sharing.loss_allowance";
+  }
+  for (const loadsharing::ArmConfig& arm : ls.arms) {
+    if (!arm.needs_t_out()) continue;
+    if (loss >= 1.0) {
+      diag.add(where, "arm \"" + arm.name +
+                          "\" computes T_out from the loss probability, which must be < 1 on "
+                          "every link (or set load_sharing.loss_allowance < 1)");
+      return;
+    }
+    if (arm.sends_extra() && loss > 0.0) {
+      const double k = std::ceil(std::log(arm.alpha / 2) / std::log(loss));
+      if (!(k <= kMaxToleratedBroadcasts)) {
+        diag.add(where, "arm \"" + arm.name + "\" would tolerate " + scenario::rate_text(k) +
+                            " missing broadcasts at loss " + scenario::rate_text(loss) +
+                            " (alpha " + scenario::rate_text(arm.alpha) + "); at most " +
+                            scenario::rate_text(kMaxToleratedBroadcasts) +
+                            " are supported: lower the loss or raise alpha");
+        return;
+      }
+    }
+  }
+}
+
 // The arms (contracts.md, "Arms and runs"): the load-sharing arms if load sharing is present
 // (with the membership rules), else the Geode arms, else the heartbeat study's arms.
 void choose_arms(Scenario& s, const scenario::ModelSections& sections, Diagnostics& diag) {
   if (s.load_sharing) {
+    check_hou_shin_losses(s, diag);
     s.family = ArmFamily::load_sharing;
     s.arms = s.load_sharing->arm_names();
     check_unique_arms(s.arms, "$.load_sharing", diag);

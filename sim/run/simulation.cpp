@@ -12,6 +12,7 @@
 #include "sim/faults/injector.h"
 #include "sim/net/world.h"
 #include "sim/run/node_table.h"
+#include "sim/engine/interrupt.h"
 #include "sim/run/stall_guard.h"
 #include "sim/run/trace_collector.h"
 
@@ -127,6 +128,7 @@ SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
   StallGuard stall_guard(sim);
   sim.set_progress_hook(kStallCheckEveryEvents, [&sim, &progress, &stall_guard] {
     stall_guard.check();
+    check_interrupt();  // SIGINT/SIGTERM end the run here (sim/engine/interrupt.h)
     if (progress) progress(sim.now().seconds(), sim.events_dispatched());
   });
   const size_t n = s.top.nodes.count;

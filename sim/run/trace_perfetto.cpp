@@ -1,5 +1,6 @@
 #include "sim/run/trace_perfetto.h"
 
+#include <limits>
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -12,8 +13,11 @@ using nlohmann::ordered_json;
 
 namespace {
 
+// Ids >= 2^32 do not fit NodeId (get<NodeId> truncated them onto other nodes): not a node.
 bool is_node(const json& v) {
-  return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+  if (v.is_number_unsigned()) return v.get<uint64_t>() <= std::numeric_limits<NodeId>::max();
+  return v.is_number_integer() && v.get<int64_t>() >= 0 &&
+         uint64_t(v.get<int64_t>()) <= std::numeric_limits<NodeId>::max();
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {

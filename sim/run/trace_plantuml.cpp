@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <set>
+
+#include "sim/scenario/reader.h"
 
 namespace fdsim::run {
 
@@ -10,7 +13,13 @@ using nlohmann::json;
 
 namespace {
 
-bool is_node(const json& v) { return v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0); }
+// A node id that fits NodeId: ids >= 2^32 used to be folded (get<NodeId> truncates) onto other
+// nodes, node 0 among them; such a record is not drawn (issue 24).
+bool is_node(const json& v) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>() <= std::numeric_limits<NodeId>::max();
+  return v.is_number_integer() && v.get<int64_t>() >= 0 &&
+         uint64_t(v.get<int64_t>()) <= std::numeric_limits<NodeId>::max();
+}
 
 std::string at(const json& r) {
   char buf[48];
@@ -96,10 +105,12 @@ std::string trace_to_plantuml(const std::vector<json>& records, const PlantUmlOp
       for (NodeId n : d->nodes) ok = ok && shown.count(n);
     if (!ok) continue;
     seen.insert(d->nodes.begin(), d->nodes.end());
-    lines.push_back(std::move(d->line));
+    // Control characters from the trace are escaped ("\\n", "\\x01"): a newline inside a
+    // field used to start a PlantUML line of the trace's choosing (an "!include").
+    lines.push_back(scenario::one_line(d->line));
   }
   std::string out = "@startuml\n";
-  if (!o.title.empty()) out += "title " + o.title + "\n";
+  if (!o.title.empty()) out += "title " + scenario::one_line(o.title) + "\n";
   const std::vector<NodeId> participants =
       o.members.empty() ? std::vector<NodeId>(seen.begin(), seen.end()) : o.members;
   for (NodeId n : participants) out += "participant \"m" + std::to_string(n) + "\" as " + part(n) + "\n";

@@ -526,7 +526,7 @@ const std::vector<FieldDoc>& scenario_field_docs() {
      R"~(lognormal: standard deviation of the log)~"},
     {"execution", "<execution>.file", R"~()~",
      R"~()~", R"~()~",
-     R"~(empirical: execution times in seconds, separated by whitespace or commas, `#` comments; relative to the scenario file)~"},
+     R"~(empirical: execution times in seconds in [0, 1e6], separated by whitespace or commas, `#` comments; relative to the scenario file; read by the guarded data-file reader (regular files only, 64 MiB))~"},
     {"load_sharing", "$.load_sharing.scheduling", R"~()~",
      R"~(`"mlfs"`)~", R"~()~",
      R"~(local queue discipline (non-preemptive))~"},

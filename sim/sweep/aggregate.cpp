@@ -5,6 +5,7 @@
 
 #include "sim/run/trace_output.h"
 #include "sim/sweep/atomic_file.h"
+#include "sim/sweep/plan.h"
 #include "sim/sweep/run_store.h"
 
 namespace fdsim::sweep {
@@ -169,6 +170,7 @@ Aggregation aggregate_streaming(const SweepPlan& plan, const LoadResultFn& load,
   std::set<std::string> counted;
   std::set<std::string> all_arms;  // for the message on an unknown reference arm
   bool reference_seen = false;
+  std::optional<size_t> missing_at;  // the first point with results but without the reference
   for (size_t p = 0; p < plan.points.size(); ++p) {
     std::map<std::string, std::optional<RunMetrics>> cache;  // this point's runs only
     PointData pd;
@@ -177,7 +179,18 @@ Aggregation aggregate_streaming(const SweepPlan& plan, const LoadResultFn& load,
     if (reference_arm &&
         std::find(pd.arms.begin(), pd.arms.end(), *reference_arm) != pd.arms.end())
       reference_seen = true;
+    else if (reference_arm && !pd.arms.empty() && !missing_at)
+      missing_at = p;
     point_rows(p, pd, reference_arm, sink, agg);
+  }
+  // Issue 24: a reference arm present at some points only gave differences at those points and
+  // silently none at the others.
+  if (reference_arm && reference_seen && missing_at) {
+    agg.bad_reference = true;
+    agg.error = "reference arm '" + *reference_arm + "' is not an arm at point " +
+                std::to_string(*missing_at) + " (" + describe_params(plan, *missing_at) +
+                "); a reference arm must be an arm of every point";
+    return agg;
   }
   if (reference_arm && agg.runs_found > 0 && !reference_seen) {
     std::string list;

@@ -1,8 +1,12 @@
 #include "sim/sweep/commands.h"
 
+#include <csignal>
+
+#include "sim/scenario/reader.h"
 #include "sim/sweep/aggregate.h"
 #include "sim/sweep/atomic_file.h"
 #include "sim/sweep/executor.h"
+#include "sim/sweep/json_path.h"
 #include "sim/sweep/plan.h"
 #include "sim/sweep/run_store.h"
 #include "sim/sweep/sweep_spec.h"
@@ -45,6 +49,38 @@ bool same_plan(const SweepPlan& a, const SweepPlan& b) {
   return true;
 }
 
+// OUT/sweep.json is not trusted (issue 24: swapped point labels were merged silently): every
+// point's label values must be what its runs' result files hold at the axis paths of their
+// resolved configurations. Returns "" or the first mismatch. $.replications is skipped (it is
+// not part of a run's identity: points differing only in it share runs).
+std::string check_point_labels(const SweepPlan& plan, const RunStore& store) {
+  std::vector<std::optional<JsonPath>> paths;
+  for (const auto& text : plan.axis_paths) {
+    std::string error;
+    paths.push_back(text == "$.replications" ? std::nullopt : JsonPath::parse(text, &error));
+  }
+  for (size_t p = 0; p < plan.points.size(); ++p) {
+    const PlannedPoint& point = plan.points[p];
+    for (const auto& id : point.run_ids) {
+      const auto result = store.load_result(id);
+      if (!result || !result->contains("manifest") || !(*result)["manifest"].is_object() ||
+          !(*result)["manifest"].contains("resolved_config"))
+        continue;
+      const json& cfg = (*result)["manifest"]["resolved_config"];
+      for (size_t i = 0; i < paths.size() && i < point.params.size(); ++i) {
+        if (!paths[i]) continue;
+        const json* v = paths[i]->find(cfg);
+        if (v == nullptr || *v != point.params[i])
+          return "point " + std::to_string(p) + " is labelled " + plan.axis_paths[i] + " = " +
+                 scenario::describe(point.params[i]) + " but run " + id + " ran with " +
+                 (v == nullptr ? std::string("no such field") : scenario::describe(*v)) +
+                 ": sweep.json does not describe these runs";
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api) {
@@ -85,6 +121,10 @@ int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream&
     err << error << "\n";
     return kExitBadInput;
   }
+  // Temporary files a kill left in OUT itself (the manifest, aggregate.csv, aggregate.json
+  // written atomically) are removed as the runs' are (issue 24: they were never removed). Safe
+  // under the lock: no other sweep process writes here.
+  remove_temp_files(out_dir);
   if (!write_manifest(*plan, out_dir, o.reference_arm, &error)) {
     err << error << "\n";
     return kExitInternal;
@@ -102,6 +142,16 @@ int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream&
   }
   for (const auto& d : report.distrusted)
     err << (out_dir / "runs").string() << ": not reused, run again: " << d << "\n";
+  if (report.interrupted_by != 0) {
+    // No aggregation: it would describe a partial sweep. The temporary files of the runs that
+    // were writing are complete (writes are not cut short by the signal) and a rerun removes
+    // any left by a harder kill (remove_temp_files).
+    const size_t stored = report.reused + report.executed;
+    err << o.sweep_file << ": interrupted by " << (report.interrupted_by == SIGINT ? "SIGINT" : "SIGTERM")
+        << ": " << stored << " of " << report.total
+        << " runs stored; rerun the same command to resume\n";
+    return 128 + report.interrupted_by;
+  }
   const Aggregation agg = write_aggregate(*plan, out_dir, o.reference_arm);
   if (!agg.error.empty()) {
     err << agg.error << "\n";
@@ -194,6 +244,10 @@ int merge_command(const MergeCommandOptions& o, std::ostream& out, std::ostream&
     if (found) continue;
     missing.push_back(run.id);
     if (error_text) write_file_atomically(dest.error_path(run.id), *error_text, &error);
+  }
+  if (const std::string bad = check_point_labels(plan, dest); !bad.empty()) {
+    err << (fs::path(o.inputs.front()) / "sweep.json").string() << ": " << bad << "\n";
+    return kExitBadInput;
   }
   if (!write_manifest(plan, out_dir, reference, &error)) {
     err << error << "\n";

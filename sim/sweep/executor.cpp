@@ -1,5 +1,7 @@
 #include "sim/sweep/executor.h"
 
+#include "sim/engine/interrupt.h"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -45,7 +47,10 @@ struct Failure {
   std::string text;
 };
 
-// Runs one planned run; returns an empty string on success, else why it failed.
+constexpr const char* kInterruptedRun = "\x01interrupted";
+
+// Runs one planned run; returns an empty string on success, kInterruptedRun if a signal ended
+// it, else why it failed.
 std::string run_one(const SweepPlan& plan, const PlannedRun& run, const RunStore& store,
                     const RunApi& api) {
   run::RunOutcome outcome;
@@ -59,6 +64,8 @@ std::string run_one(const SweepPlan& plan, const PlannedRun& run, const RunStore
     outcome = {};
     outcome.internal_error = "unknown exception";
   }
+  // An interrupted run writes nothing: it is simply not done, and a rerun runs it.
+  if (!outcome.ok && interrupt_signal() != 0) return kInterruptedRun;
   std::string why;
   if (outcome.ok && (!outcome.result.is_object() || !outcome.result.contains("metrics") ||
                      !outcome.result["metrics"].is_object())) {
@@ -129,7 +136,7 @@ ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& r
       size_t run_index;
       {
         std::lock_guard<std::mutex> lock(mu);
-        if (next == pending.size()) break;
+        if (next == pending.size() || interrupt_signal() != 0) break;
         run_index = pending[next++];
         ++counts.running;
       }
@@ -142,7 +149,9 @@ ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& r
       std::lock_guard<std::mutex> lock(mu);
       --counts.running;
       ++counts.finished_here;
-      if (why.empty()) {
+      if (why == kInterruptedRun) {
+        // not done, not failed: left for the rerun
+      } else if (why.empty()) {
         ++counts.done;
         ++report.executed;
       } else {
@@ -192,6 +201,7 @@ ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& r
   std::sort(failures.begin(), failures.end(),
             [](const Failure& a, const Failure& b) { return a.run_index < b.run_index; });
   for (auto& f : failures) report.failures.push_back(std::move(f.text));
+  report.interrupted_by = interrupt_signal();
   return report;
 }
 

@@ -54,6 +54,10 @@ struct ExecuteReport {
   // Stored results that failed verification (RunStore::verify_result) and were run again:
   // "<id>: why".
   std::vector<std::string> distrusted;
+  // Set when SIGINT or SIGTERM stopped the sweep (sim/engine/interrupt.h): no new run was
+  // started after the signal, the running ones ended without writing anything (neither a
+  // result nor an error record), and a rerun of the same command resumes.
+  int interrupted_by = 0;
 };
 
 ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& runs_dir,

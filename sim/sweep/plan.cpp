@@ -16,6 +16,7 @@ using nlohmann::ordered_json;
 namespace {
 
 constexpr size_t kMaxPoints = 1000000;
+constexpr size_t kMaxManifestAxes = 1000;  // axes (zip members counted) of a sweep.json
 constexpr size_t kMaxPointProblems = 20;
 
 // nullopt: the comparison holds or fails as returned; else a type problem.
@@ -196,6 +197,18 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
       }
       continue;
     }
+    // A sweep writes no trace (sim/run/run.h, RunOptions::trace_dir), so output.trace would
+    // be ignored while still changing the run identity (issue 24): refuse it.
+    if (res.resolved.is_object() && res.resolved.contains("output") &&
+        res.resolved["output"].is_object() && res.resolved["output"].value("trace", false) == true) {
+      const std::string pr =
+          "$.output.trace: a sweep writes no traces; set it to false (trace one run with "
+          "fdsim run --trace)";
+      auto& points = where[pr];
+      if (points.empty()) distinct.push_back(pr);
+      points.push_back(p);
+      continue;
+    }
     int64_t reps = 1;
     if (spec.replications) {
       reps = *spec.replications;
@@ -277,6 +290,9 @@ std::optional<ManifestPlan> plan_from_manifest(const json& m, std::string* error
   plan.sweep_doc = m.value("sweep", json());
   if (m.contains("reference_arm") && m["reference_arm"].is_string())
     mp.reference_arm = m["reference_arm"].get<std::string>();
+  // A hand-made sweep.json with 100 000 axes exhausted memory in export (issue 24).
+  if (m["axes"].size() > kMaxManifestAxes)
+    return fail("more than " + std::to_string(kMaxManifestAxes) + " axes");
   for (const auto& a : m["axes"]) {
     if (!a.is_string()) return fail("\"axes\" must hold strings");
     plan.axis_paths.push_back(a.get<std::string>());

@@ -1,4 +1,5 @@
 #include "sim/sweep/stats.h"
+#include "sim/engine/internal_error.h"
 
 #include <cmath>
 #include <cstdio>
@@ -52,8 +53,7 @@ double incomplete_beta(double a, double b, double x) {
 }
 
 [[noreturn]] void bad_argument(const char* what, double p, double df) {
-  std::fprintf(stderr, "fdsim: internal error: %s (p=%g, df=%g)\n", what, p, df);
-  std::abort();
+  fdsim::internal_error("fdsim: internal error: %s (p=%g, df=%g)\n", what, p, df);
 }
 
 }  // namespace

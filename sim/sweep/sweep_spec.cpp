@@ -242,6 +242,18 @@ class SpecParser {
       r.error("axes", "expected a non-empty array of axes, got an empty array");
       return;
     }
+    // At most 1000 axes (zip members counted): merge and export read no more from a
+    // sweep.json (plan.cpp, kMaxManifestAxes).
+    size_t axis_count = 0;
+    if (axes->is_array())
+      for (const json& a : *axes)
+        axis_count += a.is_object() && a.contains("zip") && a["zip"].is_array() ? a["zip"].size() : 1;
+    if (axis_count > 1000) {
+      r.consume("axes");
+      r.error("axes", "expected at most 1000 axes (zip members counted), got " +
+                          std::to_string(axis_count));
+      return;
+    }
     r.objects("axes", [&](scenario::ObjectReader& a, size_t) {
       if (!a.has("zip")) {
         if (auto axis = read_axis(a)) spec.groups.push_back(AxisGroup{{std::move(*axis)}});

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/internal_error.h"
 #include "models/timeout/gamma_estimator.h"
 #include "sim/engine/rng.h"
 
@@ -84,10 +85,10 @@ TEST(GammaRateEstimator, Forgetting_TracksARateChangeWithPoissonCounts) {
 }
 
 TEST(GammaRateEstimatorDeathTest, InvalidArgumentsAbort) {
-  EXPECT_DEATH(GammaRateEstimator(0.0, 1.0), "prior shape");
-  EXPECT_DEATH(GammaRateEstimator(1.0, 1.0, 1.5), "forgetting factor");
+  EXPECT_INTERNAL_ERROR(GammaRateEstimator(0.0, 1.0), "prior shape");
+  EXPECT_INTERNAL_ERROR(GammaRateEstimator(1.0, 1.0, 1.5), "forgetting factor");
   GammaRateEstimator e(1.0, 1.0);
-  EXPECT_DEATH(e.observe(-1, 1.0), "count");
+  EXPECT_INTERNAL_ERROR(e.observe(-1, 1.0), "count");
 }
 
 }  // namespace
