@@ -1,6 +1,8 @@
 // Parsing of the `load_sharing` section (keys documented in config.h).
 #include "models/loadsharing/config.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -104,7 +106,22 @@ constexpr double kMinPrior = 1e-3;
 // "cet"); with a hou_shin arm and load_index "ql", th_f at most 1000 states.
 constexpr double kMaxThreshold = 1e4;
 constexpr double kMaxChainThreshold = 1000;
-constexpr double kMaxPrior = 1e6;
+// Shapes and exposures up to 1e12 (a test or study may make a rate effectively known with a
+// prior worth 1e9 s of evidence), but the prior rate shape / exposure within [1e-9, 1e9] per s:
+// the rate, not either number alone, sets the length of the uniformization series.
+constexpr double kMaxPrior = 1e12;
+constexpr double kMinPriorRate = 1e-9, kMaxPriorRate = 1e9;
+
+void check_prior_rate(ObjectReader& e, const char* shape_key, double shape,
+                      const char* exposure_key, double exposure) {
+  const double rate = shape / exposure;
+  if (rate >= kMinPriorRate && rate <= kMaxPriorRate) return;
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "expected a prior rate %s / %s within [1e-9, 1e9] per s, got %.6g", shape_key,
+                exposure_key, rate);
+  e.error(shape_key, buf);
+}
 
 void parse_estimation(ObjectReader& e, EstimationConfig& c) {
   c.arrival_prior_shape = e.number("arrival_prior_shape", c.arrival_prior_shape, kMinPrior, kMaxPrior);
@@ -115,6 +132,10 @@ void parse_estimation(ObjectReader& e, EstimationConfig& c) {
   c.execution_prior_exposure_s =
       e.number("execution_prior_exposure_s", c.execution_prior_exposure_s, kMinPrior, kMaxPrior);
   c.forgetting_per_s = e.positive("forgetting_per_s", c.forgetting_per_s, 0.0, 1.0);
+  check_prior_rate(e, "arrival_prior_shape", c.arrival_prior_shape, "arrival_prior_exposure_s",
+                   c.arrival_prior_exposure_s);
+  check_prior_rate(e, "execution_prior_shape", c.execution_prior_shape,
+                   "execution_prior_exposure_s", c.execution_prior_exposure_s);
 }
 
 }  // namespace

@@ -157,7 +157,19 @@ TEST_F(RobustInput, EdgeValuesThatAbortedAreRefusedOrRun) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("t.json: $.load_sharing.estimation.arrival_prior_shape: expected a "
-                       "number >= 0.001 and <= 1000000"),
+                       "number >= 0.001 and <= "),
+            std::string::npos)
+      << r.err;
+  // Each number in range, but the prior rate 1e-15 per s is not.
+  json slow = shipped("examples/loadsharing/hou-shin-arms.json");
+  slow["load_sharing"]["estimation"]["arrival_prior_shape"] = 1e-3;
+  slow["load_sharing"]["estimation"]["arrival_prior_exposure_s"] = 1e12;
+  write_json("t.json", slow);
+  r = fdsim("validate t.json");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("t.json: $.load_sharing.estimation.arrival_prior_shape: expected a prior "
+                       "rate arrival_prior_shape / arrival_prior_exposure_s within [1e-9, 1e9] "
+                       "per s, got 1e-15"),
             std::string::npos)
       << r.err;
 }
