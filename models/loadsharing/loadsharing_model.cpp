@@ -99,7 +99,10 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
           a = *cfg_.delay_allowance;
         } else {
           const net::LatencyModel& m = world_.net.latency_model(target, obs);
-          a = Duration::from_ms(std::max(0.0, m.quantile_ms(0.99) - m.min_ms()));
+          // At most 1e9 ms, the bound of every delay parameter: a heavy-tailed law (lognormal
+          // sigma 20) has a 99th percentile beyond what int64 nanoseconds hold.
+          a = Duration::from_ms(
+              std::min(1e9, std::max(0.0, m.quantile_ms(0.99) - m.min_ms())));
         }
         pair_allowance_[pair(obs, k)] = a;
         sender_allowance_[target] = std::max(sender_allowance_[target], a);

@@ -11,6 +11,10 @@
 namespace fdsim::loadsharing {
 
 namespace {
+constexpr double kMaxArrivalRatePerS = 1e4;
+}  // namespace
+
+namespace {
 
 using scenario::ObjectReader;
 
@@ -107,7 +111,10 @@ WorkloadConfig parse_workload_config(ObjectReader& w, const scenario::NodesConfi
   // The event-rate budget (sim/scenario/event_rate.h): at least one event per arrival, so
   // estimate = nodes.count x arrival_rate_per_s for the base rate, and nodes x rate_per_s for
   // each phase (its node set).
-  const double base_rate = w.number("arrival_rate_per_s", 0.5, 0.0);
+  // At most kMaxArrivalRatePerS tasks per second per node: a node offered far more than it can
+  // serve holds an ever longer queue, and each arrival's guarantee test walks it, so an extreme
+  // rate made even a half-second run take minutes (edge fuzzer, issue 24).
+  const double base_rate = w.number("arrival_rate_per_s", 0.5, 0.0, kMaxArrivalRatePerS);
   scenario::check_event_rate(w, "arrival_rate_per_s", double(n) * base_rate,
                              "nodes.count " + std::to_string(n) + " x arrival_rate_per_s " +
                                  scenario::rate_text(base_rate));
@@ -120,7 +127,7 @@ WorkloadConfig parse_workload_config(ObjectReader& w, const scenario::NodesConfi
   w.objects("load_phases", [&](ObjectReader& p, size_t index) {
     const std::vector<NodeId> set = scenario::parse_node_set(p, "nodes", nodes, true);
     const double from_s = p.required_number("from_s", 0.0, 1e9);
-    const double rate = p.required_number("rate_per_s", 0.0);
+    const double rate = p.required_number("rate_per_s", 0.0, kMaxArrivalRatePerS);
     scenario::check_event_rate(p, "rate_per_s", double(set.size()) * rate,
                                "nodes " + std::to_string(set.size()) + " x rate_per_s " +
                                    scenario::rate_text(rate));

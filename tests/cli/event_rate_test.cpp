@@ -84,15 +84,23 @@ TEST_F(EventRate, HeartbeatStudyJustInsideTheBudgetIsAccepted) {
 TEST_F(EventRate, WorkloadArrivalRate) {
   expect_refused(
       shipped_scenario("examples/load-sharing.json"),
-      [](json& d) { d["workload"]["arrival_rate_per_s"] = 1e300; }, "$.workload.arrival_rate_per_s",
-      "1.6e+301");
+      [](json& d) {
+        // At the rate's own maximum (1e4 per node), 20 000 nodes: 2e8 per second.
+        d["nodes"]["count"] = 20000;
+        d["workload"]["arrival_rate_per_s"] = 1e4;
+      },
+      "$.workload.arrival_rate_per_s", "2e+08");
 }
 
 TEST_F(EventRate, WorkloadPhaseRate) {
-  // The phase covers nodes 0..3: 4 x 1e8 = 4e8.
+  // The phase covers nodes 0..39999 of 40 000 at the rate's maximum: 4e4 x 1e4 = 4e8.
   expect_refused(
       shipped_scenario("examples/load-sharing.json"),
-      [](json& d) { d["workload"]["load_phases"][0]["rate_per_s"] = 1e8; },
+      [](json& d) {
+        d["nodes"]["count"] = 40000;
+        d["workload"]["load_phases"][0]["nodes"] = {{"from", 0}, {"to", 39999}};
+        d["workload"]["load_phases"][0]["rate_per_s"] = 1e4;
+      },
       "$.workload.load_phases[0].rate_per_s", "4e+08");
 }
 
@@ -131,10 +139,10 @@ TEST_F(EventRate, GeodeAppMessages) {
   expect_refused(
       shipped_scenario("examples/geode-ring.json"),
       [](json& d) {
-        d["nodes"]["count"] = 1000;
-        d["membership"]["app_messages_per_s"] = 1e6;
+        d["nodes"]["count"] = 20000;
+        d["membership"]["app_messages_per_s"] = 1e4;
       },
-      "$.membership.app_messages_per_s", "1e+09");
+      "$.membership.app_messages_per_s", "2e+08");
 }
 
 TEST_F(EventRate, SwimProbeInterval) {
