@@ -205,7 +205,7 @@ TEST(Loader, WorkloadNegativeRateAndBadExecutionLaw) {
   d["workload"] = json::parse(
       R"({"arrival_rate_per_s": -1, "execution": {"distribution": "uniform", "min_s": 3, "max_s": 1}})");
   EXPECT_EQ(problems(d),
-            (Lines{"x.json: $.workload.arrival_rate_per_s: expected a number >= 0, got -1",
+            (Lines{"x.json: $.workload.arrival_rate_per_s: expected a number >= 0 and <= 10000, got -1",
                    "x.json: $.workload.execution.max_s: expected a number > 0 and >= min_s"}));
 }
 
