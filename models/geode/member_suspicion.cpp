@@ -151,6 +151,7 @@ void Member::tcp_attempt(uint64_t check) {
   Shared& sh = shared_;
   shared_.world.net.probe(
       node_, target.node, shared_.config.final_check_timeout, shared_.types[Msg::tcp_check],
+      net::ProbeBytes{bytes - 1, 1},  // msg_bytes(tcp_check) includes the 1-byte answer
       [&sh, target] { return sh.at(target.node).serve_tcp_check(target); },
       [this, e = epoch_, check](net::ProbeResult r) {
         if (e == epoch_) tcp_result(check, r);

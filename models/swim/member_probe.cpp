@@ -185,7 +185,7 @@ void Member::on_probe_timeout(uint32_t seq) {
     s_.signals.message_sent(s_.now(), self_, Msg::tcp_ping);
     Shared* sh = &s_;
     s_.world.net.probe(
-        self_, target, left, s_.type(Msg::tcp_ping),
+        self_, target, left, s_.type(Msg::tcp_ping), net::ProbeBytes{kPingBytes, kAckBytes},
         [sh, target] { return sh->at(target).serve_tcp_ping(); },
         [this, seq](net::ProbeResult r) {
           on_fallback_done(seq, r.outcome == net::ProbeOutcome::answered && r.answer == 1);

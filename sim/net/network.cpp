@@ -10,6 +10,7 @@
 
 #include "sim/engine/trace.h"
 #include "sim/net/delay_trace.h"
+#include "sim/net/traffic.h"
 
 namespace fdsim::net {
 
@@ -78,11 +79,13 @@ struct Network::Impl {
     uint32_t src_inc = 0;
     uint32_t gen = 0;
     MsgType type = 0;
+    uint32_t answer_bytes = 0;
     bool active = false;
   };
 
   Impl(Network& n, const RngFactory& r, NetworkConfig c)
-      : net(n), sim(n.sim_), hosts(n.hosts_), rng(r), cfg(std::move(c)) {
+      : net(n), sim(n.sim_), hosts(n.hosts_), rng(r), cfg(std::move(c)),
+        traffic(n.hosts_.size()) {
     if (!cfg.latency) cfg.latency = constant_latency(1.0);
     if (!(cfg.loss >= 0 && cfg.loss <= 1)) fail(kNoNode, "network loss probability outside [0, 1]");
     if (cfg.retransmit_interval <= Duration::zero())
@@ -114,7 +117,7 @@ struct Network::Impl {
     // A delivery a starved host's bounded queue drops counts as dropped ("queue_full").
     hosts.set_service_drop_hook([this](NodeId at, const ServiceItem& it) {
       if (it.tag >= 0 && size_t(it.tag) < net.types_.size())
-        dropped(MsgType(it.tag), it.from, at, it.msg_id, "queue_full");
+        dropped(MsgType(it.tag), it.from, at, it.msg_id, DropReason::queue_full);
     });
   }
 
@@ -279,9 +282,17 @@ struct Network::Impl {
     if (reason) f["reason"] = reason;
     t->record(sim.now(), at, kind, f);
   }
-  void dropped(MsgType type, NodeId src, NodeId dst, uint64_t id, const char* reason) {
+  void dropped(MsgType type, NodeId src, NodeId dst, uint64_t id, DropReason reason) {
     ++net.types_[type].dropped;
-    trace(src, "drop", type, src, dst, id, reason);
+    traffic.dropped(sim.now(), reason);
+    trace(src, "drop", type, src, dst, id, drop_reason_name(reason));
+  }
+  // One attempt handed to the network (traffic.h: what counts as one message).
+  void count_sent(MsgType type, NodeId src, uint32_t bytes) {
+    TypeCount& tc = net.types_[type];
+    ++tc.sent;
+    tc.bytes += bytes;
+    traffic.sent(sim.now(), type, src, bytes);
   }
   void delivered(MsgType type, NodeId src, NodeId dst, uint64_t id) {
     ++net.types_[type].delivered;
@@ -322,24 +333,22 @@ struct Network::Impl {
     const HostState& s = hosts.state(m.src);
     if (s.mode == HostMode::crashed || s.incarnation != m.src_inc) return give_up(slot);
     if (m.attempts > 0 && sim.now() - m.t0 >= cfg.reliable_give_up) return give_up(slot);
-    TypeCount& tc = net.types_[m.type];
-    ++tc.sent;
-    tc.bytes += m.bytes;
+    count_sent(m.type, m.src, m.bytes);
     ++m.attempts;
     m.last_attempt = sim.now();
     trace(m.src, "send", m.type, m.src, m.dst, m.id);
     const HostState& d = hosts.state(m.dst);
     if (d.mode == HostMode::crashed || d.incarnation != m.dst_inc) {
-      dropped(m.type, m.src, m.dst, m.id, "down");
+      dropped(m.type, m.src, m.dst, m.id, DropReason::down);
       return give_up(slot);
     }
     if (!cuts.empty() && cut(m.src, m.dst)) {
-      dropped(m.type, m.src, m.dst, m.id, "cut");
+      dropped(m.type, m.src, m.dst, m.id, DropReason::cut);
       return give_up(slot);
     }
     const LinkParams& l = link(m.src, m.dst);
     if (s.play_dead || d.play_dead || lost(m.src, m.dst, l)) {
-      dropped(m.type, m.src, m.dst, m.id, s.play_dead || d.play_dead ? "play_dead" : "lost");
+      dropped(m.type, m.src, m.dst, m.id, s.play_dead || d.play_dead ? DropReason::play_dead : DropReason::lost);
       return schedule_retransmit(slot, sim.now() + cfg.retransmit_interval);
     }
     schedule_arrival(slot, latency(m.src, m.dst, l));
@@ -349,12 +358,12 @@ struct Network::Impl {
     Msg& m = msgs[slot];
     const HostState& d = hosts.state(m.dst);
     if (d.mode == HostMode::crashed || d.incarnation != m.dst_inc) {
-      dropped(m.type, m.src, m.dst, m.id, "down");
+      dropped(m.type, m.src, m.dst, m.id, DropReason::down);
       if (m.reliable) return give_up(slot);
       return free_msg(slot);
     }
     if (d.play_dead) {
-      dropped(m.type, m.src, m.dst, m.id, "play_dead");
+      dropped(m.type, m.src, m.dst, m.id, DropReason::play_dead);
       if (m.reliable)
         return schedule_retransmit(slot, m.last_attempt + cfg.retransmit_interval);
       return free_msg(slot);
@@ -413,6 +422,7 @@ struct Network::Impl {
     if (!p) return;
     p->answer = answer;
     trace(dst, "recv", type, src, dst, id);
+    traffic.sent(sim.now(), type, dst, p->answer_bytes);  // the answer leaves dst
     if (cut(dst, src)) return;  // the answer cannot get back: hangs
     const Duration back = latency(dst, src, link(dst, src));
     if (sim.now() + back < p->deadline)
@@ -478,6 +488,7 @@ struct Network::Impl {
   std::unordered_map<uint64_t, uint8_t> ge_link_state;
   std::vector<uint8_t> ge_group_state;
   std::unique_ptr<Starvation> starvation;
+  TrafficMeter traffic;
   std::vector<Cut> cuts;
   std::vector<Burst> bursts;
   std::vector<Spike> spikes;
@@ -498,6 +509,15 @@ Network::Network(Simulator& sim, Hosts& hosts, const RngFactory& rng, NetworkCon
 
 Network::~Network() = default;
 
+void Network::set_traffic_window(SimTime from) { impl_->traffic.set_window_start(from); }
+
+nlohmann::json Network::traffic_metrics(SimTime window_end) const {
+  std::vector<std::string> names;
+  names.reserve(types_.size());
+  for (const TypeCount& t : types_) names.push_back(t.name);
+  return impl_->traffic.metrics(names, window_end);
+}
+
 MsgType Network::type(std::string_view name) {
   for (size_t i = 0; i < types_.size(); ++i)
     if (types_[i].name == name) return MsgType(i);
@@ -510,19 +530,17 @@ void Network::send_unreliable(NodeId src, NodeId dst, MsgType type, uint32_t byt
                               std::function<void()> deliver) {
   Impl& I = *impl_;
   I.check(src, dst, type);
-  TypeCount& tc = types_[type];
-  ++tc.sent;
-  tc.bytes += bytes;
+  I.count_sent(type, src, bytes);
   const uint64_t id = I.new_msg_id();
   I.trace(src, "send", type, src, dst, id);
   const HostState& s = hosts_.state(src);
   const HostState& d = hosts_.state(dst);
   if (s.mode == HostMode::crashed || d.mode == HostMode::crashed)
-    return I.dropped(type, src, dst, id, "down");
-  if (s.play_dead || d.play_dead) return I.dropped(type, src, dst, id, "play_dead");
-  if (!I.cuts.empty() && I.cut(src, dst)) return I.dropped(type, src, dst, id, "cut");
+    return I.dropped(type, src, dst, id, DropReason::down);
+  if (s.play_dead || d.play_dead) return I.dropped(type, src, dst, id, DropReason::play_dead);
+  if (!I.cuts.empty() && I.cut(src, dst)) return I.dropped(type, src, dst, id, DropReason::cut);
   const Impl::LinkParams& l = I.link(src, dst);
-  if (I.lost(src, dst, l)) return I.dropped(type, src, dst, id, "lost");
+  if (I.lost(src, dst, l)) return I.dropped(type, src, dst, id, DropReason::lost);
   const Duration lat = I.latency(src, dst, l);
   const uint32_t slot = I.alloc_msg();
   Impl::Msg& m = I.msgs[slot];
@@ -554,20 +572,19 @@ void Network::send_reliable(NodeId src, NodeId dst, MsgType type, uint32_t bytes
   m.type = type;
   m.reliable = true;
   if (hosts_.is_crashed(src)) {  // a dead sender sends nothing; count the attempt as dropped
-    ++types_[type].sent;
-    types_[type].bytes += bytes;
-    I.dropped(type, src, dst, m.id, "down");
+    I.count_sent(type, src, bytes);
+    I.dropped(type, src, dst, m.id, DropReason::down);
     return I.give_up(slot);
   }
   I.attempt(slot);
 }
 
-void Network::probe(NodeId src, NodeId dst, Duration timeout, MsgType type,
+void Network::probe(NodeId src, NodeId dst, Duration timeout, MsgType type, ProbeBytes bytes,
                     std::function<int64_t()> serve, std::function<void(ProbeResult)> done) {
   Impl& I = *impl_;
   I.check(src, dst, type);
   if (timeout < Duration::zero()) I.fail(src, "probe with a negative timeout");
-  ++types_[type].sent;
+  I.count_sent(type, src, bytes.request);
   const uint64_t id = I.new_msg_id();
   I.trace(src, "send", type, src, dst, id);
   uint32_t slot;
@@ -589,6 +606,7 @@ void Network::probe(NodeId src, NodeId dst, Duration timeout, MsgType type,
   p.dst = dst;
   p.src_inc = hosts_.incarnation(src);
   p.type = type;
+  p.answer_bytes = bytes.answer;
   p.active = true;
   p.timeout_event = sim_.schedule_at(p.deadline, I.k_probe_timeout, src, [ip = &I, slot, gen] {
     ip->probe_finish(slot, gen, ProbeOutcome::timed_out);

@@ -35,7 +35,9 @@
 // link's latency and/or loss (an empty set matches any node; a field the override leaves
 // unset keeps the network default); later overrides are not consulted.
 // Every attempt is counted by message type (sent, bytes; then delivered or dropped), and a
-// probe counts as one message that is delivered if answered. When Simulator::trace() is set,
+// probe counts as one message that is delivered if answered. Separately, the traffic meter
+// (traffic.h) counts the measurement window's messages and bytes by type and sending node
+// (a probe's served answer as a message of the target) and drops by reason. When Simulator::trace() is set,
 // every attempt records "send" on src and every delivery "recv" on dst, with fields
 // {"msg", "from", "to", "msg_id"}; drops record "drop" on src with a "reason"; a probe's end
 // records "probe_result" on src with an "outcome". msg_id numbers messages 1, 2, ... in the
@@ -65,6 +67,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "sim/engine/rng.h"
 #include "sim/net/bursty_loss.h"
 #include "sim/net/hosts.h"
@@ -85,6 +89,12 @@ struct TypeCount {
 };
 
 enum class ProbeOutcome : uint8_t { answered, refused, timed_out };
+
+// Sizes of a probe's two messages (traffic.h counts the request and, when served, the answer).
+struct ProbeBytes {
+  uint32_t request = 0;
+  uint32_t answer = 0;
+};
 
 struct ProbeResult {
   ProbeOutcome outcome;
@@ -139,8 +149,14 @@ class Network {
                        std::function<void()> deliver);
   void send_reliable(NodeId src, NodeId dst, MsgType type, uint32_t bytes,
                      std::function<void()> deliver);
-  void probe(NodeId src, NodeId dst, Duration timeout, MsgType type,
+  void probe(NodeId src, NodeId dst, Duration timeout, MsgType type, ProbeBytes bytes,
              std::function<int64_t()> serve, std::function<void(ProbeResult)> done);
+
+  // Message cost (traffic.h): counted from `from` on (sim/run sets the measurement window's
+  // start before the models start); traffic_metrics() is the `traffic` object of
+  // docs/metrics.md over [from, window_end).
+  void set_traffic_window(SimTime from);
+  nlohmann::json traffic_metrics(SimTime window_end) const;
 
   // True if a datagram from src to dst would currently be cut by a partition.
   bool cut(NodeId src, NodeId dst) const;

@@ -145,6 +145,7 @@ SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
     hosts.add_listener(node_table.get());
   }
 
+  network.set_traffic_window(s.top.warmup_end);  // the `traffic` metrics' window
   faults::FaultInjector injector(world, s.faults);
   Models models = build_models(s, world, plan);
   injector.start();
@@ -156,11 +157,15 @@ SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
   SimulationOutput out;
   out.metrics = models.metrics();
   if (!out.metrics.is_object()) throw std::logic_error("a model returned metrics that are not an object");
+  // One simulation's message cost: the same object for every arm it ran (the heartbeat study
+  // runs all its detectors on one stream of heartbeats).
+  const json traffic = network.traffic_metrics(s.top.horizon);
   for (const auto& arm : plan.arms) {
     if (!out.metrics.contains(arm)) {
       throw std::logic_error("the model returned no metrics for arm \"" + arm + "\"");
     }
     if (node_table) out.metrics[arm]["hosts_per_node"] = node_table->table();
+    out.metrics[arm]["traffic"] = traffic;
   }
   out.fingerprint = sim.fingerprint();
   out.events_dispatched = sim.events_dispatched();

@@ -23,7 +23,7 @@ void start_probe(NetWorld& w, ProbeRun& run, double start_ms, double timeout_ms,
   const MsgType t = w.net.type("final_check");
   w.at_ms(start_ms, [&w, &run, t, timeout_ms, src, dst] {
     w.net.probe(
-        src, dst, Duration::from_ms(timeout_ms), t,
+        src, dst, Duration::from_ms(timeout_ms), t, ProbeBytes{10, 2},
         [&w, &run] {
           run.served_ms = w.now_ms();
           return int64_t(42);
