@@ -1,7 +1,8 @@
 #pragma once
 // The workload of the load-sharing model: who gets which tasks, when (docs/models/load-sharing.md, "Tasks").
 //
-// Contract: TaskSource draws node i's arrivals from the stream (i, "ls.arrivals"), execution
+// Contract: TaskSource draws node i's arrivals from the stream (i, "ls.arrivals") (Poisson:
+// one Exp(1) per arrival, ArrivalSchedule; other processes: arrival_process.h), execution
 // times from (i, "ls.exec") and relative deadlines from (i, "ls.deadline"), each task's
 // attributes at its arrival, in arrival order. Nothing else is drawn from these streams, so with
 // the same seed and replication every arm and every policy sees exactly the same tasks at every
@@ -10,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "models/loadsharing/arrival_process.h"
 #include "models/loadsharing/arrival_schedule.h"
 #include "models/loadsharing/task.h"
 #include "models/loadsharing/task_distributions.h"
@@ -18,7 +20,13 @@
 namespace fdsim::loadsharing {
 
 struct WorkloadConfig {
-  std::vector<ArrivalSchedule> arrivals;        // per node
+  std::vector<ArrivalSchedule> arrivals;        // per node: Poisson (rate and load phases)
+  // Non-Poisson arrival processes (`arrival_processes`): a node with process_of_node[n] >= 0
+  // draws its arrivals from processes[process_of_node[n]] (its rank in the entry's node set is
+  // process_rank[n]) instead of arrivals[n].
+  std::vector<ArrivalProcessSpec> processes;
+  std::vector<int32_t> process_of_node;  // per node; -1 = Poisson
+  std::vector<size_t> process_rank;      // per node
   std::vector<ExecTimeDistribution> exec_laws;  // distinct laws (index 0 = the default)
   std::vector<size_t> exec_law_of_node;         // per node, index into exec_laws
   DeadlineDistribution deadline;
@@ -51,6 +59,7 @@ class TaskSource {
   };
   const WorkloadConfig& config_;
   std::vector<NodeStreams> streams_;
+  std::vector<std::optional<ArrivalProcess>> processes_;  // per node; empty = Poisson
 };
 
 }  // namespace fdsim::loadsharing

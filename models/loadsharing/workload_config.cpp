@@ -100,6 +100,119 @@ DeadlineDistribution parse_deadline(ObjectReader& r) {
   return d;
 }
 
+
+// A non-Poisson arrival process (arrival_process.h) of `arrival_processes[]`; `nodes_in_set`
+// for the event-rate budget.
+ArrivalProcessSpec parse_arrival_process(ObjectReader& p, const std::string& base_dir,
+                                         size_t nodes_in_set) {
+  ArrivalProcessSpec spec;
+  const std::string model =
+      p.required_enumeration("model", {"mmpp2", "batch_poisson", "trace"});
+  const std::string set_text = "nodes " + std::to_string(nodes_in_set);
+  if (model == "mmpp2") {
+    spec.kind = ArrivalProcessSpec::Kind::mmpp2;
+    spec.rate_per_s[0] = p.required_number("rate_low_per_s", 0.0, kMaxArrivalRatePerS);
+    spec.rate_per_s[1] = p.required_number("rate_high_per_s", 0.0, kMaxArrivalRatePerS);
+    spec.mean_sojourn_s[0] = p.required_number("mean_low_s", 1e-3, 1e9);
+    spec.mean_sojourn_s[1] = p.required_number("mean_high_s", 1e-3, 1e9);
+    // (A refused value reads as its default: the derived checks below need sane sojourns.)
+    if (!(spec.mean_sojourn_s[0] >= 1e-3 && spec.mean_sojourn_s[1] >= 1e-3)) return spec;
+    if (spec.rate_per_s[0] + spec.rate_per_s[1] <= 0) {
+      p.error("rate_high_per_s", "expected a number > 0 (both rates are 0: no arrivals ever)");
+      return spec;
+    }
+    // Each state switch is a draw, not an event, but it is work: at most 1e6 switches per
+    // arrival on average, and switches count in the event-rate budget.
+    const double switches_per_s = 2.0 / (spec.mean_sojourn_s[0] + spec.mean_sojourn_s[1]);
+    const double mean_rate = spec.mean_rate_per_s();
+    if (switches_per_s > 1e6 * mean_rate)
+      p.error("mean_low_s", "the state switches about " + scenario::rate_text(switches_per_s) +
+                                " times per second but brings only " +
+                                scenario::rate_text(mean_rate) +
+                                " arrivals per second: at most 1e6 switches per arrival");
+    scenario::check_event_rate(p, "rate_high_per_s",
+                               double(nodes_in_set) * (std::max(spec.rate_per_s[0],
+                                                                spec.rate_per_s[1]) +
+                                                       switches_per_s),
+                               set_text + " x (max(rate_low_per_s, rate_high_per_s) + " +
+                                   "2 / (mean_low_s + mean_high_s))");
+  } else if (model == "batch_poisson") {
+    spec.kind = ArrivalProcessSpec::Kind::batch_poisson;
+    spec.batch_rate_per_s = p.required_positive("batch_rate_per_s", 0.0, kMaxArrivalRatePerS);
+    p.object("batch_size", [&](ObjectReader& b) {
+      const std::string law =
+          b.enumeration("distribution", "deterministic", {"deterministic", "geometric", "uniform"});
+      if (law == "deterministic") {
+        spec.batch.law = BatchSizeLaw::deterministic;
+        spec.batch.value = uint64_t(b.required_integer("value", 1, 1'000'000));
+      } else if (law == "geometric") {
+        spec.batch.law = BatchSizeLaw::geometric;
+        spec.batch.mean = b.required_number("mean", 1.0, 1e6);
+      } else {
+        spec.batch.law = BatchSizeLaw::uniform;
+        spec.batch.min = uint64_t(b.required_integer("min", 1, 1'000'000));
+        spec.batch.max = uint64_t(b.required_integer("max", 1, 1'000'000));
+        if (spec.batch.max < spec.batch.min) b.error("max", "expected an integer >= min");
+      }
+    });
+    const double rate = spec.mean_rate_per_s();
+    if (rate > kMaxArrivalRatePerS)
+      p.error("batch_rate_per_s", "batch_rate_per_s x mean batch size = " +
+                                      scenario::rate_text(rate) + " tasks per second per node; "
+                                      "at most " + scenario::rate_text(kMaxArrivalRatePerS));
+    scenario::check_event_rate(p, "batch_rate_per_s", double(nodes_in_set) * rate,
+                               set_text + " x batch_rate_per_s x mean batch size");
+  } else {
+    spec.kind = ArrivalProcessSpec::Kind::trace;
+    const std::string file = p.required_string("file");
+    spec.loop = p.boolean("loop", false);
+    const double period_s = spec.loop ? p.required_positive("period_s", 0.0, 1e9)
+                                      : p.number("period_s", 0.0, 0.0, 1e9);
+    spec.period = Duration::from_seconds(period_s);
+    spec.node_offset = Duration::from_seconds(p.number("node_offset_s", 0.0, 0.0, 1e9));
+    if (file.empty()) return spec;
+    const std::string path = file.front() == '/' || base_dir.empty() ? file : base_dir + "/" + file;
+    std::string error;
+    const auto data = scenario::read_data_file(path, "arrival trace file", error);
+    if (!data) {
+      p.error("file", error);
+      p.consume("file_digest");
+      return spec;
+    }
+    scenario::NumberFormat format;
+    format.min = 0.0;
+    format.max = 1e9;
+    format.one_per_line = true;
+    format.expectation = "expected one arrival instant in seconds >= 0 and <= 1e9 per line";
+    format.empty_message = "no arrival instants in the file";
+    const auto values = scenario::parse_numbers(path, *data, format, error);
+    if (!values) {
+      p.error("file", error);
+      p.consume("file_digest");
+      return spec;
+    }
+    scenario::record_data_digest(p, "file", data->digest);
+    auto instants = std::make_shared<std::vector<SimTime>>();
+    instants->reserve(values->size());
+    for (size_t i = 0; i < values->size(); ++i) {
+      if (i > 0 && (*values)[i] < (*values)[i - 1]) {
+        p.error("file", path + ":" + std::to_string(i + 1) +
+                            ": arrival instants must not decrease (line " +
+                            std::to_string(i + 1) + " is earlier than the line before)");
+        return spec;
+      }
+      instants->push_back(SimTime::from_seconds((*values)[i]));
+    }
+    if (spec.loop && instants->back() >= SimTime::zero() + spec.period)
+      p.error("period_s", "expected a period longer than the trace's last instant (" +
+                              scenario::rate_text(instants->back().seconds()) + " s)");
+    spec.instants = std::move(instants);
+    if (spec.loop)
+      scenario::check_event_rate(p, "period_s", double(nodes_in_set) * spec.mean_rate_per_s(),
+                                 set_text + " x rows / period_s");
+  }
+  return spec;
+}
 }  // namespace
 
 WorkloadConfig parse_workload_config(ObjectReader& w, const scenario::NodesConfig& nodes,
@@ -132,6 +245,30 @@ WorkloadConfig parse_workload_config(ObjectReader& w, const scenario::NodesConfi
                                "nodes " + std::to_string(set.size()) + " x rate_per_s " +
                                    scenario::rate_text(rate));
     for (NodeId node : set) changes[node].push_back({SimTime::from_seconds(from_s), index, rate});
+  });
+  // Non-Poisson processes: each node at most one, and not together with load phases (which
+  // change a Poisson rate).
+  cfg.process_of_node.assign(n, -1);
+  cfg.process_rank.assign(n, 0);
+  w.objects("arrival_processes", [&](ObjectReader& p, size_t index) {
+    const std::vector<NodeId> set = scenario::parse_node_set(p, "nodes", nodes, true);
+    cfg.processes.push_back(parse_arrival_process(p, base_dir, set.size()));
+    for (size_t k = 0; k < set.size(); ++k) {
+      const NodeId node = set[k];
+      if (cfg.process_of_node[node] >= 0) {
+        p.error("nodes", "node " + std::to_string(node) + " already has an arrival process (entry " +
+                             std::to_string(cfg.process_of_node[node]) + ")");
+        return;
+      }
+      if (!changes[node].empty()) {
+        p.error("nodes", "node " + std::to_string(node) +
+                             " also has load_phases, which change a Poisson rate: give it one or "
+                             "the other");
+        return;
+      }
+      cfg.process_of_node[node] = int32_t(index);
+      cfg.process_rank[node] = k;
+    }
   });
   cfg.arrivals.reserve(n);
   for (size_t i = 0; i < n; ++i) {

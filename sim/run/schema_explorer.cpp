@@ -53,7 +53,10 @@ std::vector<json> seeds() {
   json ls = common;
   ls["membership"] = json::object();
   ls["workload"] = json::parse(R"({
-    "load_phases": [{"nodes": "all", "from_s": 1, "rate_per_s": 1}],
+    "load_phases": [{"nodes": [0, 1], "from_s": 1, "rate_per_s": 1}],
+    "arrival_processes": [{"nodes": [2, 3], "model": "mmpp2", "rate_low_per_s": 1,
+                           "rate_high_per_s": 2, "mean_low_s": 1, "mean_high_s": 1,
+                           "batch_rate_per_s": 1, "batch_size": {}}],
     "execution": {"distribution": "exponential"},
     "execution_overrides": [{"nodes": [0], "distribution": "exponential"}],
     "deadline": {"kind": "uniform"}})");
