@@ -6,8 +6,9 @@
 // previous run. Hand-built traces: 7 members, M = 1000 ms, 1 ms constant delays; m6's
 // SuspectMembers messages to m3 (reliable) cross a one-way cut m6 -> m3.
 //
-// Each expectation states the old rule's instant too (one resend exactly 500 ms after the
-// send, then every 500 ms): every test here fails under it.
+// Each test states what the old rule (one resend exactly 500 ms after the send, then every
+// 500 ms) gave; all four fail on the old code (checked at b639221: the arrivals came at the
+// old rule's instants, e.g. 3.101, 3.301 and 3.451 s in the first test).
 #include <gtest/gtest.h>
 
 #include "tests/geode/harness.h"
@@ -54,8 +55,8 @@ TEST(GeodeUnicast3, FirstResendComesAtTheSecondXmitRunAfterTheSend) {
 TEST(GeodeUnicast3, ResendsEveryIntervalWhileTheWatermarkStands) {
   // Sent at 2.2 s into a cut until 3.7 s: the runs at 3.0 s and 3.5 s resend into the cut,
   // the run at 4.0 s resends and the copy arrives at 4.001 s; no resend after that (acked).
-  // Old rule: copies at 2.7, 3.2, 3.7 s (the cut heals at 3.7 s, after the copy left:
-  // the heal is scheduled after it) and 4.2 s, arriving at 4.201 s.
+  // Old rule: copies at 2.7, 3.2 and 3.7 s; the heal at 3.7 s runs first (scheduled before
+  // the copy's timer), so the 3.7 s copy arrives at 3.701 s (measured on the old code).
   Harness h(config(Profile::current, 7));
   uint32_t cut = 0;
   h.at(at_ms(2000), [&] { cut = h.net.add_partition({6}, {3}, true); });
@@ -72,8 +73,8 @@ TEST(GeodeUnicast3, ANewerSendMovesTheWatermarkAndTheGapIsRepairedByTheReceiver)
   // the highest sent, B, which arrives at 3.501 s. m3 now misses A below B: its run at 4.0 s
   // records the gap, its run at 4.5 s asks m6 for seqno 1 (XMIT_REQ, 4.501 s), m6 resends A
   // at once and it arrives at 4.502 s. m6 resends B again at 4.0 s and 4.5 s (acked stays 0
-  // until A arrives). Old rule: A's copies at 2.6, 3.1 and 3.6 s (arrives 3.601 s), B's at
-  // 3.2 s (arrives 3.201 s: the heal at 3.2 s was scheduled first).
+  // until A arrives). Old rule: each message resent on its own timer every 500 ms, no
+  // watermark and no retransmission request (the old code fails at the XMIT_REQ check).
   Harness h(config(Profile::current, 7));
   uint32_t cut = 0;
   h.at(at_ms(2000), [&] { cut = h.net.add_partition({6}, {3}, true); });
