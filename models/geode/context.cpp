@@ -45,6 +45,8 @@ Shared::Shared(World& w, const GeodeConfig& c, size_t arm_index, Signals& s)
       // Registered only when used, so that runs without application traffic list no such
       // message type.
       app_type(c.app_messages_per_s > 0.0 ? w.net.type("geode.app_message") : net::MsgType{0}),
+      xmit_type(c.reliable_retransmit > Duration::zero() ? w.net.type("geode.xmit_request")
+                                                         : net::MsgType{0}),
       kinds(w.sim),
       signals(s) {
   roles.locator.assign(c.node_count, false);

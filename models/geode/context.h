@@ -41,6 +41,7 @@ struct Shared {
   FanoutRules fanout;
   MsgTypes types;
   net::MsgType app_type;  // application messages (not membership overhead: not in Signals)
+  net::MsgType xmit_type;  // UNICAST3 retransmission requests (reliable_retransmit > 0)
   EventKinds kinds;
   Signals& signals;
   std::vector<std::unique_ptr<Member>> members;  // one per node (idle if never a member)

@@ -76,30 +76,8 @@ void Member::send(Msg m, const MemberId& to, size_t ids,
   } else if (shared_.config.reliable_retransmit <= Duration::zero()) {
     net.send_reliable(node_, to.node, shared_.types[m], bytes, std::move(deliver));
   } else {
-    send_retransmitted(to.node, to.incarnation, shared_.types[m], bytes,
-                       std::make_shared<std::function<void()>>(std::move(deliver)),
-                       std::make_shared<Retransmission>(), now() + net.config().reliable_give_up);
+    send_unicast3(to, shared_.types[m], bytes, std::move(deliver));
   }
-}
-
-void Member::send_retransmitted(NodeId dst, uint32_t dst_incarnation, net::MsgType type,
-                                uint32_t bytes, std::shared_ptr<std::function<void()>> deliver,
-                                std::shared_ptr<Retransmission> state, SimTime give_up) {
-  Simulator& sim = shared_.world.sim;
-  shared_.world.net.send_unreliable(node_, dst, type, bytes, [deliver, state, &sim] {
-    if (state->delivered) return;
-    state->delivered = true;
-    sim.cancel(state->next);  // the implicit ack: no further copy
-    (*deliver)();
-  });
-  const Duration r = shared_.config.reliable_retransmit;
-  if (now() + r >= give_up) return;
-  state->next = after(r, shared_.kinds.retransmit, [=, this] {
-    if (state->delivered) return;
-    const net::Hosts& h = shared_.world.hosts;
-    if (h.is_crashed(dst) || h.incarnation(dst) != host_incarnation(dst_incarnation)) return;
-    send_retransmitted(dst, dst_incarnation, type, bytes, deliver, state, give_up);
-  });
 }
 
 bool Member::sick() const { return shared_.world.hosts.is_sick(node_); }
@@ -115,18 +93,21 @@ void Member::reset_state() {
   suspected_.clear();
   recorded_.clear();
   removal_requested_.clear();
+  left_.clear();
   for (auto& [rid, c] : neighbour_checks_) shared_.world.sim.cancel(c.timer);
   neighbour_checks_.clear();
   availability_.clear();
   detectors_.clear();
   peers_out_.clear();
   reconnect_pending_ = false;
+  unicast3_reset();
 }
 
 void Member::start(const std::shared_ptr<const View>& initial_view, Duration start_offset) {
   ever_member_ = true;
   me_ = *initial_view->find(me_);
   last_tick_ = now();
+  xmit_anchor_ = now() + start_offset;  // UNICAST3.start(): the xmit task's first run
   install_view(initial_view, {}, false);
   start_loops(start_offset);
 }
@@ -175,6 +156,7 @@ void Member::on_recover(uint32_t incarnation) {
   joining_ = true;
   join_attempts_ = 0;
   last_tick_ = now();
+  xmit_anchor_ = now();  // a new process: a new channel and xmit task
   trace("join_start", {{"incarnation", incarnation}});
   start_loops(Duration::zero());
   send_join();

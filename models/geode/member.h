@@ -20,7 +20,7 @@
 //   suspects anyone.
 // - Source rules (`current`; GeodeConfig::source_rules, see README.md "Differences"):
 //   heartbeat replies and refutations go over the reliable channel; the reliable channel
-//   retransmits every reliable_retransmit (when > 0) until delivered; contact is recorded
+//   is JGroups UNICAST3 with its periodic xmit task (when reliable_retransmit > 0); contact is recorded
 //   only from heartbeats, heartbeat replies, FinalCheckPassed (about the suspect) and
 //   application messages; a TCP final check retries every answer other than OK; a check
 //   marks its subject suspected and moves the watch past it while it runs; removal requests
@@ -93,11 +93,11 @@ class Member {
   bool suspects(const MemberId& m) const { return suspected_.count(m) > 0; }
   const std::set<MemberId>& recorded_suspects() const { return recorded_; }
   bool is_coordinator() const;
-  // Geode's GMSJoinLeave.isMemberLeaving (GMSJoinLeave.java:554-571) as far as fdsim models
-  // it: m is not in the installed view, or a removal request for it was seen (pending or
-  // in removedMembers). Leave requests are not modelled.
+  // Geode's GMSJoinLeave.isMemberLeaving (GMSJoinLeave.java:554-571): m is not in the
+  // installed view, or a removal request for it was seen (pending or in removedMembers), or
+  // a leave request (leftMembers; on the coordinator the queued request).
   bool member_leaving(const MemberId& m) const {
-    return !in_view(m) || removal_requested_.count(m) > 0;
+    return !in_view(m) || removal_requested_.count(m) > 0 || left_.count(m) > 0;
   }
   // Geode's membersInFinalCheck: a final check of m runs here (source rules: or the
   // prepare's availability check of m).
@@ -137,6 +137,13 @@ class Member {
                        const std::vector<MemberId>& removed);
   void on_network_partition(const MemberId& from);
   void on_join_request(const MemberId& from, const MemberId& joiner);
+  // A LeaveRequest for `leaving` (GMSJoinLeave.processLeaveRequestMessage, ~626-687; source
+  // rules only): ignored from an old non-member; about me: forced disconnect; a
+  // non-coordinator records `leaving` in leftMembers and takes over if the view without the
+  // removed and left members has it as coordinator; the coordinator queues it for the next
+  // view (as a removal request: see README "No graceful leave"). No member sends one: no
+  // scenario makes a member leave, so only tests reach this.
+  void on_leave_request(const MemberId& from, const MemberId& leaving);
   // An application message on the direct channel (GMSMembership.processMessage): contact,
   // stamped with the last tick (source rules only).
   void on_app_message(const MemberId& from);
@@ -189,17 +196,27 @@ class Member {
   // (GMSHealthMonitor sends them with Messenger.send, periodic heartbeats with sendUnreliably).
   void send(Msg m, const MemberId& to, size_t ids, std::function<void(Member&)> on_arrival,
             bool reliable_reply = false);
-  // The reliable channel with retransmission interval reliable_retransmit (JGroups UNICAST3):
-  // one datagram now, then one every interval until a copy is delivered, the destination
-  // identity is gone, or the network's reliable give-up time has passed; delivered at most
-  // once. Retransmissions are timers of this member (they die with it, wait out its pauses).
-  struct Retransmission {
-    bool delivered = false;
-    EventId next;  // the pending retransmission, cancelled on delivery
-  };
-  void send_retransmitted(NodeId dst, uint32_t dst_incarnation, net::MsgType type,
-                          uint32_t bytes, std::shared_ptr<std::function<void()>> deliver,
-                          std::shared_ptr<Retransmission> state, SimTime give_up);
+  // The reliable channel when reliable_retransmit > 0: JGroups UNICAST3 as Geode configures it
+  // (member_unicast3.cpp; docs/models/geode-membership.md "Reliable channel"). Per destination
+  // identity a send window of sequence numbers; every copy is a datagram; the receiver's
+  // cumulative ack is implicit and instant (the highest seqno received without a gap). The
+  // member's xmit task runs every reliable_retransmit at its own phase (the start of its
+  // process, re-anchored when a run was deferred by a pause) while it has anything to do:
+  // it resends the highest sent message of a window whose (acked, sent) watermark did not
+  // move since the previous run, and asks the senders of messages missing below a received
+  // one to resend them (second run after the gap was seen). A message is delivered at most
+  // once; its copies stop when it is acked, the destination identity is gone, or the
+  // network's reliable give-up time has passed.
+  struct Unicast3Window;
+  void send_unicast3(const MemberId& to, net::MsgType type, uint32_t bytes,
+                     std::function<void()> deliver);
+  void unicast3_copy(const std::shared_ptr<Unicast3Window>& w, uint64_t seq);
+  void unicast3_receive(const std::shared_ptr<Unicast3Window>& w, uint64_t seq);
+  void on_xmit_request(const MemberId& from, const std::vector<uint64_t>& seqs);
+  void xmit_task_wake();
+  void xmit_task_run();
+  bool xmit_task_busy() const;
+  void unicast3_reset();
   bool source_rules() const { return shared_.config.source_rules(); }
   bool sick() const;
   // Services.memberSuspected on this member (a check of m starts): m is suspected here, the
@@ -265,6 +282,7 @@ class Member {
   std::set<MemberId> suspected_;
   std::set<MemberId> recorded_;                    // suspect requests recorded in this view
   std::set<MemberId> removal_requested_;           // "being removed" in this view
+  std::set<MemberId> left_;                        // leftMembers: leave requests seen
   std::map<int64_t, NeighbourCheck> neighbour_checks_;  // by request id
   std::map<uint64_t, Availability> availability_;        // by check id
   std::map<MemberId, std::unique_ptr<detectors::Detector>> detectors_;
@@ -273,6 +291,13 @@ class Member {
   uint64_t heartbeat_seq_ = 0;
   SimTime last_tick_;
   SimTime next_tick_;
+
+  // UNICAST3 (member_unicast3.cpp): send windows by destination, receive windows by sender,
+  // the xmit task's phase anchor and whether a run is scheduled.
+  std::map<MemberId, std::shared_ptr<Unicast3Window>> send_windows_;
+  std::map<MemberId, std::shared_ptr<Unicast3Window>> recv_windows_;
+  SimTime xmit_anchor_;
+  bool xmit_scheduled_ = false;
 
   std::set<MemberId> peers_out_;  // outbound application connections (peer_connections)
   uint32_t reconnects_ = 0;

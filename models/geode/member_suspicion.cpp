@@ -82,7 +82,8 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
   if (source_rules()) {
     // The proposed view also drops the members that are leaving (isMemberLeaving: a removal
     // request seen for them).
-    const std::vector<MemberId> leaving(removal_requested_.begin(), removal_requested_.end());
+    std::vector<MemberId> leaving(removal_requested_.begin(), removal_requested_.end());
+    leaving.insert(leaving.end(), left_.begin(), left_.end());
     check = without(check, leaving);
   }
   const bool next_in_line = coordinator_of(check, shared_.roles) == me_;

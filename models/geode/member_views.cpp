@@ -83,9 +83,27 @@ void Member::on_remove_member(const MemberId& from, const MemberId& target) {
   if (removal_requested_.insert(target).second) consider_take_over(target);
 }
 
+void Member::on_leave_request(const MemberId& from, const MemberId& leaving) {
+  if (!participating() || !source_rules()) return;
+  trace("leave_request_received", {{"from", from.node}, {"member", leaving.node}});
+  // GMSJoinLeave.java:649-652: a leave of an old member that is no longer in the view.
+  if (!in_view(leaving) && leaving.join_view < view_->id) return;
+  if (leaving == me_) {  // ~654-658: "I am being told to leave"
+    forced_disconnect(DisconnectReason::removed);
+    return;
+  }
+  left_.insert(leaving);
+  if (!is_coordinator()) {
+    consider_take_over(leaving);  // ~660-678: the check view without removed and left members
+    return;
+  }
+  creator_->queue_removal(leaving);  // ~680-685: recordViewRequest
+}
+
 void Member::consider_take_over(const MemberId& removed) {
   if (!participating() || is_coordinator()) return;
-  const std::vector<MemberId> gone(removal_requested_.begin(), removal_requested_.end());
+  std::vector<MemberId> gone(removal_requested_.begin(), removal_requested_.end());
+  gone.insert(gone.end(), left_.begin(), left_.end());  // leftMembers (GMSJoinLeave ~671, ~743)
   if (coordinator_of(without(view_->members, gone), shared_.roles) == me_)
     become_coordinator(removed);
 }
@@ -93,7 +111,7 @@ void Member::consider_take_over(const MemberId& removed) {
 void Member::become_coordinator(const MemberId& old) {
   std::vector<MemberId> gone;
   for (const MemberId& m : view_->members)
-    if (removal_requested_.count(m) || m == old) gone.push_back(m);
+    if (removal_requested_.count(m) || left_.count(m) || m == old) gone.push_back(m);
   const int64_t jump = 5 + stream(takeover_rng_, "geode.takeover").uniform_int(0, 9);
   const int64_t id = view_->id + jump;
   trace("become_coordinator", {{"old_coordinator", view_->coordinator.node},
@@ -161,6 +179,8 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
     // keeps every member still in the new view; only departed members are forgotten.
     for (auto it = removal_requested_.begin(); it != removal_requested_.end();)
       it = v.contains(*it) ? std::next(it) : removal_requested_.erase(it);
+    for (auto it = left_.begin(); it != left_.end();)  // the same for leftMembers
+      it = v.contains(*it) ? std::next(it) : left_.erase(it);
   } else {
     removal_requested_.clear();
   }
@@ -181,7 +201,8 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
   shared_.signals.view_installed(now(), node_, shared_view, created_here, removed);
   // Source rules (GMSJoinLeave.java:1547-1557): a member that did not create the view checks
   // whether it should coordinate once the members it knows are being removed are gone.
-  if (source_rules() && !created_here && !(v.coordinator == me_) && !removal_requested_.empty())
+  if (source_rules() && !created_here && !(v.coordinator == me_) &&
+      (!removal_requested_.empty() || !left_.empty()))
     consider_take_over(MemberId{});
 }
 
@@ -213,6 +234,7 @@ void Member::reconnect() {
   joining_ = true;
   join_attempts_ = 0;
   last_tick_ = now();
+  xmit_anchor_ = now();  // a new channel: its own xmit task
   trace("reconnect", {{"attempt", n}, {"incarnation", me_.incarnation}});
   shared_.signals.reconnect_started(now(), node_, me_);
   start_loops(Duration::zero());

@@ -427,7 +427,7 @@ const std::vector<FieldDoc>& scenario_field_docs() {
      R"~(a recovered host re-sends its JoinRequest this often until it is in a view)~"},
     {"membership", "$.membership.reliable_retransmit_ms", R"~(ms)~",
      R"~(0 / 500)~", R"~()~",
-     R"~(retransmission interval of the membership's reliable channel (JGroups UNICAST3 `xmit_interval`); 0 = the network's own reliable channel (`$.network.retransmit_ms`))~"},
+     R"~(period of the xmit task of the membership's reliable channel (JGroups UNICAST3 `xmit_interval`): a lost message is resent at the sender's second run after the send, 0.5 to 1.0 interval later; 0 = the network's own reliable channel (`$.network.retransmit_ms`))~"},
     {"membership", "$.membership.app_messages_per_s", R"~(1/s)~",
      R"~(0)~", R"~()~",
      R"~(application messages each member sends (Poisson, to a uniform other member, over the network's reliable channel); in `current` they count as contact, stamped with the last monitor tick)~"},

@@ -157,8 +157,10 @@ TEST(GeodeMirror, BecomeCoordinatorThroughRemove) {
 }
 
 TEST(GeodeMirror, IsMemberLeaving) {
-  // View [m0, m1, me]: nobody is leaving; remove(m0) sends a RemoveMember and m0 is leaving.
-  // (The second half, a LeaveRequest, is not modelled: fdsim has no leave requests.)
+  // GMSJoinLeaveJUnitTest.testIsMemberLeaving (GMSJoinLeaveJUnitTest.java:396-410): view
+  // [m0, m1, me] created by m0; nobody is leaving; remove(m0) sends a RemoveMemberMessage
+  // and m0 is leaving; a LeaveRequestMessage from m1 about m1, processed by me, makes m1
+  // leaving too (processLeaveRequestMessage adds it to leftMembers).
   GeodeConfig c = config(Profile::current, 3);
   c.locators = {0, 1};
   Harness h(c);
@@ -170,6 +172,31 @@ TEST(GeodeMirror, IsMemberLeaving) {
   });
   h.run_until(at_ms(1001));
   EXPECT_TRUE(h.first("send", 2, [](const json& r) { return r["msg"] == "geode.remove_member"; }));
+  h.at(at_ms(1100), [&] {
+    EXPECT_FALSE(h.m(2).member_leaving(mid(1)));
+    h.m(2).on_leave_request(mid(1), mid(1));
+    EXPECT_TRUE(h.m(2).member_leaving(mid(1)));
+  });
+  h.run_until(at_ms(1101));
+  // Beyond Geode's assertions, what its code then does: the check view [m0, m1, me] without
+  // the removed m0 and the left m1 is [me], so I become the coordinator (~660-678).
+  EXPECT_TRUE(h.first("become_coordinator", 2));
+}
+
+TEST(GeodeMirror, LeaveRequestIsIgnoredFromAnOldMemberAndObeyedAboutMe) {
+  // processLeaveRequestMessage (GMSJoinLeave.java:649-658): a leave request for a member
+  // that is not in the view and joined before it is ignored; one about me disconnects me.
+  GeodeConfig c = config(Profile::current, 3);
+  c.locators = {0, 1};
+  Harness h(c);
+  h.at(at_ms(1000), [&] {
+    h.m(2).on_leave_request(mid(1), MemberId{5, 0, 0});  // not a member, joined in view 0
+    EXPECT_FALSE(h.m(2).member_leaving(mid(1)));
+    EXPECT_FALSE(h.m(2).disconnected());
+    h.m(2).on_leave_request(mid(0), mid(2));
+    EXPECT_TRUE(h.m(2).disconnected());
+  });
+  h.run_until(at_ms(1001));
 }
 
 TEST(GeodeMirror, NetworkPartitionMessageFromNonMemberIgnored) {

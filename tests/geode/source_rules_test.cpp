@@ -139,10 +139,12 @@ TEST(GeodeSourceRules, TcpFinalCheckOfAPausedMemberPassesAtTheResumeWithinTheBud
 // 4. Reliable replies.
 TEST(GeodeSourceRules, HeartbeatReplyIsRetransmittedOverTheReliableChannel) {
   // m4 -> m3 is cut from 0.2 s to 1.4 s. m3 grace-stamps m4 at 0.5 s and checks it at
-  // 1.0 s; m4 replies at 1.001 s into the cut; the reliable channel sends the reply again
-  // 500 ms later and it arrives at 1.502 s: the check passes by the reply. (wiki: the reply
-  // is a datagram, lost; the check passes only at the end of its wait, 2.0 s, by m4's
-  // periodic heartbeat of 1.5 s.)
+  // 1.0 s; m4 replies at 1.001 s into the cut. current: the reply is a UNICAST3 message;
+  // m4's xmit task (runs at 0.5 s, 1.0 s, ...) stores the watermark at 1.5 s and resends the
+  // reply at 2.0 s (tests/geode/unicast3_test.cpp); the copy arrives at 2.001 s, after the
+  // check's wait ended at 2.0 s, so in both profiles the check passes then by m4's periodic
+  // heartbeat of 1.5 s (the old rule resent at 1.501 s: passed at 1.502 s by the reply).
+  // wiki: the reply is a datagram, lost, never resent.
   for (Profile p : {Profile::current, Profile::wiki}) {
     SCOPED_TRACE(std::string(profile_name(p)));
     GeodeConfig c = config(p, 7);
@@ -155,18 +157,26 @@ TEST(GeodeSourceRules, HeartbeatReplyIsRetransmittedOverTheReliableChannel) {
     EXPECT_EQ(Harness::time_of(*h.first("check_start", 3)), at_ms(1000));
     const auto passed = h.first("check_passed", 3);
     ASSERT_TRUE(passed);
-    EXPECT_EQ((*passed)["replied"], p == Profile::current);
-    EXPECT_EQ(Harness::time_of(*passed), p == Profile::current ? at_ms(1502) : at_ms(2000));
+    EXPECT_EQ((*passed)["replied"], false);
+    EXPECT_EQ(Harness::time_of(*passed), at_ms(2000));
     EXPECT_FALSE(h.first("suspect", 3));
+    const auto resend = h.first("xmit_resend", 4);
+    ASSERT_EQ(resend.has_value(), p == Profile::current);
+    if (resend) {
+      EXPECT_EQ(Harness::time_of(*resend), at_ms(2000));
+      EXPECT_EQ((*resend)["to"], 3);
+    }
   }
 }
 
 TEST(GeodeSourceRules, RefutationIsRetransmittedOverTheReliableChannel) {
   // 4 members (a suspicion goes to everyone). m3 -> m2 is cut from 0.2 s to 2.5005 s, and
   // m0 -> m2 until 3.5 s (so that m0's FinalCheckPassed cannot clear m2's suspicion first).
-  // m2 checks m3 at 1.0 s and suspects it at 2.0 s; m3 refutes at 2.001 s into the cut; the
-  // retransmission of 2.501 s arrives at 2.502 s and clears the suspicion. (wiki: the
-  // refutation is a lost datagram; m3's periodic heartbeat of 3.0 s clears it at 3.001 s.)
+  // m2 checks m3 at 1.0 s and suspects it at 2.0 s; m3 refutes at 2.001 s into the cut.
+  // current: m3's xmit task resends the refutation at 3.0 s (below), together with m3's
+  // periodic heartbeat of 3.0 s: the suspicion clears at 3.001 s,
+  // as in wiki, where the refutation is a lost datagram and the heartbeat clears it. (The old
+  // rule resent at 2.501 s and cleared at 2.502 s.)
   for (Profile p : {Profile::current, Profile::wiki}) {
     SCOPED_TRACE(std::string(profile_name(p)));
     GeodeConfig c = config(p, 4);
@@ -185,7 +195,18 @@ TEST(GeodeSourceRules, RefutationIsRetransmittedOverTheReliableChannel) {
     EXPECT_EQ(Harness::time_of(*refute), at_ms(2001));
     const auto cleared = h.first("unsuspect", 2, [](const json& r) { return about(r, "member", 3); });
     ASSERT_TRUE(cleared);
-    EXPECT_EQ(Harness::time_of(*cleared), p == Profile::current ? at_ms(2502) : at_ms(3001));
+    EXPECT_EQ(Harness::time_of(*cleared), at_ms(3001));
+    // m3's reliable messages to m2 in the cut: the reply to m2's check (1.001 s, seqno 1),
+    // resent at 2.0 s (lost); the refutation (seqno 2) moves the watermark, stored at 2.5 s,
+    // and is resent at 3.0 s.
+    std::vector<std::pair<SimTime, int>> resends;
+    for (const json& r : h.records("xmit_resend", 3))
+      if (r["to"] == 2) resends.emplace_back(Harness::time_of(r), r["seqno"].get<int>());
+    if (p == Profile::current) {
+      EXPECT_EQ(resends, (std::vector<std::pair<SimTime, int>>{{at_ms(2000), 1}, {at_ms(3000), 2}}));
+    } else {
+      EXPECT_TRUE(resends.empty());
+    }
   }
 }
 

@@ -73,9 +73,13 @@ def fdsim_scenario(s, reps, fault_at_s, seed):
            "network": {"latency": {"model": "constant", "ms": LATENCY_MS}},
            "faults": [], "jgroups": sec}
     if s["fault"] == "loss":
+        # The library's DISCARD drops received messages only inside the window (loss_after_s
+        # after the last join, for duration_s): a loss burst over the same window, not a
+        # network loss from t = 0 (which let runs of lost heartbeats start before the window).
         doc.update({"warmup_s": s["params"]["loss_after_s"],
                     "horizon_s": s["params"]["loss_after_s"] + s["params"]["duration_s"]})
-        doc["network"]["loss"] = s["loss"]
+        doc["faults"].append({"kind": "loss_burst", "at_s": s["params"]["loss_after_s"],
+                              "duration_s": s["params"]["duration_s"], "loss": s["loss"]})
     else:
         doc.update({"warmup_s": fault_at_s - 0.01, "horizon_s": fault_at_s + s["params"]["wait_s"]})
         if s["fault"] == "kill":
@@ -153,9 +157,16 @@ def compare_loss(s, trials, rows):
     lib_first = [first_false_suspicion_s(t) for t in trials if t.get("ok")]
     any_lib = sum(1 for v in lib_first if v is not None)
     any_sim = sum(1 for r in rows if r["false_detector_suspicions_count"] > 0)
+    analytic = None
+    if s["detector"] == "fd_all":
+        link, window, links = fd_all_first_suspicion_probability(s)
+        analytic = {"per_link": link, "window": window, "links": links}
     return {"setting": s["name"], "detector": s["detector"], "n": n, "loss": s["loss"],
             "trials_with_false_suspicion": {"library": any_lib, "library_of": len(lm),
-                                            "fdsim": any_sim, "fdsim_of": len(rows)},
+                                            "fdsim": any_sim, "fdsim_of": len(rows),
+                                            "library_wilson95": wilson(any_lib, len(lm)),
+                                            "fdsim_wilson95": wilson(any_sim, len(rows)),
+                                            "analytic": analytic},
             "library_first_false_suspicion_s": lib_first,
             "library_trials": len(lm), "fdsim_replications": len(rows),
             "detector_suspicions_per_member_hour": both("detector_suspicions",
@@ -163,6 +174,48 @@ def compare_loss(s, trials, rows):
             "verified_suspicions_per_member_hour": both("verified_suspicions",
                                                         "false_verified_suspicions_count"),
             "members_removed_per_member_hour": both("members_removed", "false_removals_count")}
+
+
+def p_run_of_losses(n, p, r):
+    """Probability of at least one run of >= r consecutive losses among n independent
+    messages each lost with probability p (exact, by the run-length Markov chain)."""
+    st = [1.0] + [0.0] * r
+    for _ in range(n):
+        nx = [0.0] * (r + 1)
+        for k in range(r):
+            nx[0] += st[k] * (1 - p)
+            nx[k + 1] += st[k] * p
+        nx[r] += st[r]
+        st = nx
+    return st[r]
+
+
+def fd_all_first_suspicion_probability(s):
+    """FD_ALL's rule (FD_ALL.java:351-375, suspect() 297-325) under independent loss p of each
+    received heartbeat, for one window: the TimeoutChecker suspects a member when now - last
+    heartbeat > timeout, i.e. after k = ceil(timeout / interval) consecutive lost heartbeats
+    (k = 4 at 500 / 2000 ms). Only the first member of (view - suspected) passes SUSPECT up:
+    the coordinator, for any of its N - 1 senders, and m1 for the coordinator once m1 has
+    suspected it (one more link); further members need two or more suspicions first
+    (negligible). A window of duration_s holds duration_s / interval heartbeats per link, the
+    last of which cannot be followed by its check inside it: n = duration_s / interval - 1.
+    Returns (per-link probability, window probability, links)."""
+    p = s["params"]
+    k = -(-int(p["fd_all_timeout"]) // int(p["fd_all_interval"]))
+    n = int(round(1000.0 * p["duration_s"] / p["fd_all_interval"])) - 1
+    links = s["n"]  # N - 1 at the coordinator, + 1 at m1
+    link = p_run_of_losses(n, s["loss"], k)
+    return link, 1.0 - (1.0 - link) ** links, links
+
+
+def wilson(k, n, z=1.96):
+    if n == 0:
+        return (float("nan"), float("nan"))
+    ph = k / n
+    d = 1 + z * z / n
+    c = (ph + z * z / (2 * n)) / d
+    h = z * ((ph * (1 - ph) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return (c - h, c + h)
 
 
 def first_false_suspicion_s(t):
@@ -192,8 +245,8 @@ def tables(fault_res, loss_res):
     det = "\n".join(lines)
     lines = ["| setting | loss | library trials | fdsim reps | detector suspicions /member-h (lib / fdsim) | "
              "verified /member-h (lib / fdsim) | members removed /member-h (lib / fdsim) | "
-             "trials with a false suspicion (lib / fdsim) |",
-             "|---|---|---|---|---|---|---|---|"]
+             "trials with a false suspicion (lib / fdsim) | share [Wilson 95%] lib / fdsim / FD_ALL's rule |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in loss_res:
         cells = []
         for k in ("detector_suspicions_per_member_hour", "verified_suspicions_per_member_hour",
@@ -202,6 +255,10 @@ def tables(fault_res, loss_res):
             cells.append(f"{x['library']:.0f} ({x['library_count']}) / {x['fdsim']:.0f} ({x['fdsim_count']})")
         w = r["trials_with_false_suspicion"]
         cells.append(f"{w['library']}/{w['library_of']} / {w['fdsim']}/{w['fdsim_of']}")
+        lw, fw = w["library_wilson95"], w["fdsim_wilson95"]
+        rule = f"{w['analytic']['window']:.3f}" if w["analytic"] else "–"
+        cells.append(f"{w['library'] / w['library_of']:.2f} [{lw[0]:.2f}, {lw[1]:.2f}] / "
+                     f"{w['fdsim'] / w['fdsim_of']:.2f} [{fw[0]:.2f}, {fw[1]:.2f}] / {rule}")
         lines.append(f"| {r['setting']} | {r['loss']:.2f} | {r['library_trials']} | {r['fdsim_replications']} | "
                      + " | ".join(cells) + " |")
     return det, "\n".join(lines)
@@ -291,7 +348,7 @@ def main():
     fault_res, loss_res = [], []
     for s in settings_mod.all_settings():
         trials = run_library.run_setting(cp, s, s["trials"], os.path.join(raw_dir, s["name"] + ".jsonl"))
-        reps = 30 if s["fault"] == "loss" else args.reps
+        reps = 300 if s["fault"] == "loss" else args.reps  # loss: a share, so many replications
         if s["fault"] == "hang" and s["detector"] == "fd_sock":
             reps = 20
         rows = run_fdsim(args.fdsim, s, work, reps)

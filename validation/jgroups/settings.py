@@ -28,7 +28,7 @@ def all_settings(trials=8):
                 t = trials
                 w = {}
                 if det == "fd_sock" and fault == "hang":
-                    t, w = 1, {"wait_s": 6.0}  # FD_SOCK alone cannot see a hang: one trial shows it
+                    t, w = 5, {"wait_s": 6.0}  # FD_SOCK alone cannot see a hang: 5 trials show it
                 out.append({"name": "%s-n%d-%s" % (det, n, fault), "detector": det, "n": n,
                             "fault": fault, "trials": t, "params": params(det, **w)})
     # the library's scheduling noise: one setting run twice
@@ -36,7 +36,7 @@ def all_settings(trials=8):
                 "trials": trials, "params": params("fd")})
     for det in ("fd", "fd_all"):
         out.append({"name": "%s-n8-loss20" % det, "detector": det, "n": 8, "fault": "loss",
-                    "loss": 0.20, "trials": 2,
+                    "loss": 0.20, "trials": 12,
                     "params": params(det, loss_after_s=1.0, duration_s=30.0)})
     return out
 
