@@ -765,7 +765,7 @@ const std::vector<FieldDoc>& scenario_field_docs() {
      R"~(1400)~", R"~()~",
      R"~([UDPBufferSize] packet budget for piggybacked updates)~"},
     {"swim", "$.swim.starved_queue", R"~()~",
-     R"~(memberlist)~", R"~()~",
+     R"~(`"memberlist"`)~", R"~()~",
      R"~(a starved member's queue (`network.starved`): `memberlist` = pings, acks, nacks and indirect pings handled on the receive path, alive / suspect / dead updates handed off to memberlist's high (alive) and low priority lists, served newest first (models/swim/README.md, Starved members); `host` = the `network.starved` entry's own queue, updates handled with their packet)~"},
     {"swim", "$.swim.handoff_queue_depth", R"~()~",
      R"~(1024)~", R"~()~",
