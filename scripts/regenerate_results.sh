@@ -610,6 +610,8 @@ study_geode() {
 # SWIM: Lifeguard on/off and the Geode ring under pauses and loss (about 45 s of CPU).
 study_swim() {
   "$py" results/swim/study.py --fdsim "$fdsim" --work "$work/swim"
+  # The Lifeguard paper's experiment with starved members (issue 27; about 20 s of CPU).
+  "$py" results/swim/lifeguard-paper/study.py --fdsim "$fdsim" --work "$work/swim-lifeguard-paper"
 }
 
 # SWIM against the real hashicorp/memberlist library (about 35 min of wall time: the library

@@ -76,6 +76,10 @@ SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesCon
   c.retransmit_mult = r.integer("retransmit_mult", c.retransmit_mult, 1, 1000);
   c.push_pull_interval = ms_param(r, "push_pull_interval_ms", c.push_pull_interval, false);
   c.udp_buffer_bytes = r.integer("udp_buffer_bytes", c.udp_buffer_bytes, 1, 65507);
+  c.memberlist_starved_queue =
+      r.enumeration("starved_queue", "memberlist", {"memberlist", "host"}) == "memberlist";
+  c.handoff_queue_depth =
+      r.integer("handoff_queue_depth", c.handoff_queue_depth, 1, 1000000);
   check_event_rates(r, c);
   if (nodes.count < 2) r.error("swim needs at least 2 nodes, got " + std::to_string(nodes.count));
   const double state_bytes = swim_state_bytes(double(nodes.count));

@@ -26,6 +26,13 @@
 //   retransmit_mult              [RetransmitMult] >= 1                                    4
 //   push_pull_interval_ms        [PushPullInterval] >= 0 (0 = no push-pull)           30000
 //   udp_buffer_bytes             [UDPBufferSize] packet budget for piggybacking, > 0  1400
+//   starved_queue                what a starved member's host queue is (network.starved):
+//                                "memberlist" = memberlist's receive path plus handoff
+//                                queues (handoff_queue.h), "host" = the network.starved
+//                                entry's own discipline, updates handled with their
+//                                packet                                        "memberlist"
+//   handoff_queue_depth          [HandoffQueueDepth] bound of each handoff list, 1 .. 1e6
+//                                (only with starved_queue "memberlist")               1024
 //   arms                         [{"name": "lifeguard"}]; each arm: name (required),
 //                                lifeguard (default true) = the default of the four
 //                                parts: awareness, dynamic_suspicion, nack, buddy.
@@ -70,6 +77,10 @@ struct SwimConfig {
   int64_t retransmit_mult = 4;
   Duration push_pull_interval = Duration::ms(30000);
   int64_t udp_buffer_bytes = 1400;
+  // A starved member (network.starved): memberlist's handoff queues (true) or the host's own
+  // queue discipline (false); each handoff list holds at most handoff_queue_depth messages.
+  bool memberlist_starved_queue = true;
+  int64_t handoff_queue_depth = 1024;
 
   size_t node_count = 0;
   std::vector<SwimArm> arms{SwimArm{}};

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "models/swim/broadcast_queue.h"
+#include "models/swim/handoff_queue.h"
 #include "models/swim/context.h"
 #include "models/swim/lifeguard_math.h"
 #include "models/swim/messages.h"
@@ -73,6 +74,12 @@ class Member {
   // Suspicion bookkeeping of a suspect peer (tests): confirmations counted, expected k.
   std::optional<std::pair<int64_t, int64_t>> suspicion_of(NodeId n) const;
   size_t queued_broadcasts() const { return queue_.size(); }
+  // A starved member (handoff_queue.h): its host's queue, installed by SwimModel::start before
+  // start(); null for every other member. Owned by the host (Hosts::set_service_queue).
+  void set_handoff(HandoffQueue* q) { handoff_ = q; }
+  const HandoffQueue* handoff() const { return handoff_; }
+  // Updates handed off and dropped at a full list, from warmup_end on.
+  std::pair<uint64_t, uint64_t> handoff_stats() const { return handoff_stats_; }
 
   // Incoming traffic (called on this member's host by the network).
   void receive(const Packet& p);
@@ -131,6 +138,9 @@ class Member {
   bool confirm(Suspicion& s, NodeId target, NodeId from);
   void on_suspicion_timeout(NodeId target, SimTime change_time);
   void apply_update(const Update& u);
+  // An update read from a packet: handed off (net.go handleCommand) while the member is starved
+  // or its handoff lists still hold work, applied at once otherwise.
+  void receive_update(const Update& u, NodeId from);
   void merge_state(const std::vector<PushEntry>& remote);
 
   // Dissemination (member_gossip.cpp).
@@ -164,6 +174,8 @@ class Member {
   BroadcastQueue queue_;
   Rng select_rng_;
   Rng shuffle_rng_;
+  HandoffQueue* handoff_ = nullptr;
+  std::pair<uint64_t, uint64_t> handoff_stats_{0, 0};
 };
 
 }  // namespace fdsim::swim

@@ -41,7 +41,33 @@ void Member::receive(const Packet& p) {
     case Msg::tcp_ping:
     case Msg::push_pull: break;
   }
-  for (const Update& u : p.updates) apply_update(u);
+  for (const Update& u : p.updates) receive_update(u, p.from);
+}
+
+void Member::receive_update(const Update& u, NodeId from) {
+  // Only callbacks served by the host's server run while it is starved, and the server serves
+  // the next item after this one returns, so a handed-off update is never left unserved. A
+  // member whose condition ended keeps handing off until its lists are empty (their backlog
+  // drains first, as memberlist's packet handler works through its lists).
+  if (handoff_ == nullptr ||
+      (handoff_->empty() && !s_.world.hosts.is_starved(self_))) {
+    apply_update(u);
+    return;
+  }
+  net::ServiceItem it;
+  it.fn = [this, u] {
+    if (participating_) apply_update(u);
+  };
+  it.arrived = s_.now();
+  it.incarnation = s_.world.hosts.incarnation(self_);
+  it.from = from;
+  const bool measured = s_.now() >= s_.world.warmup_end;
+  if (handoff_->hand_off(std::move(it), u.kind == UpdateKind::alive)) {
+    if (measured) ++handoff_stats_.first;
+  } else {
+    if (measured) ++handoff_stats_.second;
+    s_.trace(self_, "swim_handoff_drop", {{"target", u.node}, {"from", from}});
+  }
 }
 
 void Member::gossip_tick() {

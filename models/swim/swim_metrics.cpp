@@ -12,7 +12,15 @@ SwimRecorder::SwimRecorder(World& world, size_t members)
       members_(members),
       alive_(members, true),
       removed_(members, std::vector<bool>(members, false)),
-      removed_by_(members, 0) {}
+      removed_by_(members, 0),
+      starved_(members, false) {
+  for (const net::StarvedEntry& e : world.net.config().starved)
+    for (NodeId n : e.nodes)
+      if (n < members && !starved_[n]) {
+        starved_[n] = true;
+        ++starved_count_;
+      }
+}
 
 void SwimRecorder::message_sent(SimTime t, NodeId, Msg m) {
   if (measuring(t)) ++messages_[size_t(m)];
@@ -35,6 +43,7 @@ void SwimRecorder::state_changed(SimTime t, NodeId observer, NodeId target, Peer
     if (measuring(t)) {
       ++removals_;
       if (alive_[target] && removed_by_[target] == 0) ++false_removals_;
+      if (alive_[target]) ++fp_events_[starved_[observer]][starved_[target]];
     }
     ++removed_by_[target];
     for (CrashRecord& c : crashes_)
@@ -115,7 +124,7 @@ json SwimRecorder::metrics() const {
   msgs["udp"] = rate(udp);
   msgs["tcp"] = rate(tcp);
   msgs["total"] = rate(udp + tcp);
-  return json{{"members_count", members_},
+  json out{{"members_count", members_},
               {"measured_s", measured_s},
               {"probes_count", probes_},
               {"probes_failed_count", probes_failed_},
@@ -132,6 +141,17 @@ json SwimRecorder::metrics() const {
               {"detection_first_removal_s", summarize(first_removal)},
               {"detection_removal_all_s", summarize(removal_all)},
               {"messages_per_member_per_s", msgs}};
+  if (starved_count_ > 0) {
+    const uint64_t by_healthy = fp_events_[0][0] + fp_events_[0][1];
+    const uint64_t by_starved = fp_events_[1][0] + fp_events_[1][1];
+    out["starved"] = json{{"members_count", starved_count_},
+                          {"false_removal_events_count", by_healthy + by_starved},
+                          {"false_removal_events_by_healthy_count", by_healthy},
+                          {"false_removal_events_by_starved_count", by_starved},
+                          {"false_removal_events_of_healthy_count", fp_events_[0][0] + fp_events_[1][0]},
+                          {"false_removal_events_of_starved_count", fp_events_[0][1] + fp_events_[1][1]}};
+  }
+  return out;
 }
 
 }  // namespace fdsim::swim

@@ -17,6 +17,11 @@
 // - rates per member-hour and per member per second divide by (members) x (window length);
 //   message counts are packets sent (a UDP compound message is one; every push-pull direction
 //   and every TCP fallback ping is one).
+// - starved members (network.starved names them; the block "starved" exists only then): every
+//   removal of an alive member by one observer is a false-positive event, split by whether the
+//   observer is starved ("by_starved") or not ("by_healthy", the Lifeguard paper's FP-) and
+//   whether the removed member is starved; plus the handoff counts the model adds
+//   (swim_model.cpp).
 
 #include <array>
 #include <optional>
@@ -60,6 +65,11 @@ class SwimRecorder final : public Signals, public net::HostListener {
   uint64_t false_removals() const { return false_removals_; }
   uint64_t refutations() const { return refutations_; }
   uint64_t messages(Msg m) const { return messages_[size_t(m)]; }
+  // False-positive events (starved runs): [observer starved][target starved].
+  uint64_t false_removal_events(bool by_starved, bool of_starved) const {
+    return fp_events_[by_starved][of_starved];
+  }
+  bool has_starved() const { return starved_count_ > 0; }
 
  private:
   bool measuring(SimTime t) const { return t >= world_.warmup_end; }
@@ -74,6 +84,9 @@ class SwimRecorder final : public Signals, public net::HostListener {
   uint64_t suspicions_ = 0, false_suspicions_ = 0, removals_ = 0, false_removals_ = 0,
            refutations_ = 0, probes_ = 0, probes_failed_ = 0;
   std::array<uint64_t, kMsgCount> messages_{};
+  std::vector<bool> starved_;  // by node: named by a network.starved entry
+  size_t starved_count_ = 0;
+  uint64_t fp_events_[2][2] = {{0, 0}, {0, 0}};
 };
 
 // {"mean", "min", "p50", "max", "count"} of a sample (nulls when empty; p50 = the middle value,

@@ -23,6 +23,20 @@ SwimModel::SwimModel(World& world, const SwimConfig& config, size_t arm)
 SwimModel::~SwimModel() = default;
 
 void SwimModel::start() {
+  // Starved members get memberlist's receive path and handoff lists (handoff_queue.h) in place
+  // of the network.starved entry's queue discipline.
+  if (config_.memberlist_starved_queue) {
+    std::vector<bool> starved(world_.hosts.size(), false);
+    for (const net::StarvedEntry& e : world_.net.config().starved)
+      for (NodeId n : e.nodes)
+        if (n < starved.size()) starved[n] = true;
+    for (NodeId n = 0; n < starved.size(); ++n) {
+      if (!starved[n]) continue;
+      auto q = std::make_unique<HandoffQueue>(size_t(config_.handoff_queue_depth));
+      shared_->at(n).set_handoff(q.get());
+      world_.hosts.set_service_queue(n, std::move(q));
+    }
+  }
   for (NodeId n = 0; n < world_.hosts.size(); ++n) {
     if (world_.hosts.is_crashed(n)) {
       recorder_->on_crash(n);
@@ -32,7 +46,20 @@ void SwimModel::start() {
   }
 }
 
-nlohmann::json SwimModel::metrics() const { return recorder_->metrics(); }
+nlohmann::json SwimModel::metrics() const {
+  nlohmann::json m = recorder_->metrics();
+  if (m.contains("starved")) {
+    uint64_t handed_off = 0, dropped = 0;
+    for (const auto& mem : shared_->members)
+      if (mem->handoff() != nullptr) {
+        handed_off += mem->handoff_stats().first;
+        dropped += mem->handoff_stats().second;
+      }
+    m["starved"]["handoff_messages_count"] = handed_off;
+    m["starved"]["handoff_dropped_count"] = dropped;
+  }
+  return m;
+}
 
 void SwimModel::on_crash(NodeId n) { shared_->at(n).on_crash(); }
 

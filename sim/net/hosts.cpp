@@ -324,6 +324,37 @@ void Hosts::replay_deferred(NodeId n) {
   if (it == deferred_.end()) return;
   std::vector<Deferred> items = std::move(it->second);
   deferred_.erase(it);
+  // A starved host (or one still serving a backlog) runs none of this work now: it all enters
+  // the service queue, as one batch, so that the queue's discipline orders it (the first item
+  // does not start service ahead of the others; memberlist's handoff queue puts the timers that
+  // came due during the pause before the packets, models/swim/handoff_queue.h). For a FIFO
+  // queue this is the order of before.
+  if (auto sv = servers_.find(n);
+      sv != servers_.end() && state_[n].queued && state_[n].mode == HostMode::up) {
+    Server& s = sv->second;
+    std::vector<ServiceItem> dropped;
+    for (Deferred& d : items) {
+      if (d.incarnation != state_[n].incarnation) continue;
+      ServiceItem item;
+      item.fn = std::move(d.fn);
+      item.arrived = sim_.now();
+      item.msg_id = d.msg_id;
+      item.incarnation = d.incarnation;
+      item.tag = d.tag;
+      item.from = d.from;
+      item.kind = d.kind;
+      s.queue->admit(std::move(item), dropped);
+    }
+    for (ServiceItem& d : dropped) {
+      if (d.tag >= 0)
+        ++s.stats.dropped_messages;
+      else
+        ++s.stats.dropped_timers;
+      if (drop_hook_) drop_hook_(n, d);
+    }
+    if (!s.busy && !s.queue->empty()) start_service(n, s, s.queue->next());
+    return;
+  }
   for (size_t i = 0; i < items.size(); ++i) {
     const HostState& s = state_[n];
     if (s.mode == HostMode::crashed) return;

@@ -32,6 +32,7 @@ struct HarnessOptions {
   double horizon_s = 120.0;
   double warmup_s = 0.0;
   bool trace = true;
+  std::vector<net::StarvedEntry> starved;  // network.starved
 };
 
 // The LAN defaults for n members with one arm built from the four Lifeguard switches.
@@ -58,6 +59,7 @@ class Harness {
     net::NetworkConfig c;
     c.latency = net::constant_latency(o.latency_ms);
     c.loss = o.loss;
+    c.starved = o.starved;
     return c;
   }
 
