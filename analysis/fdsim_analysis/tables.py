@@ -215,7 +215,9 @@ def summary_markdown(table, metric=None, where=None, arms=None):
              f"\u0394 = arm \u2212 {refs[0] if len(refs) == 1 else 'reference arm'}, paired "
              f"over replications; p: paired t, two-sided; p (Holm): adjusted over the "
              f"{sum(1 for x in pvals if x is not None)} differences of this table"
-             + (f"; where {selection}" if selection else ""), ""]
+             + (f"; where {selection}" if selection else "")
+             + (f"; {label} {names.HEADLINE_NOTES[role or path]}"
+                if (role or path) in names.HEADLINE_NOTES else ""), ""]
     cols = ["point"] + [sub.axis_label(a) for a in axes] + ["arm", "mean", "95% CI", "n", "\u0394 (95% CI)", "p",
                                "p (Holm)"]
     lines.append("| " + " | ".join(cols) + " |")

@@ -152,6 +152,9 @@ class Tables(unittest.TestCase):
                                      "-0.05 ± 0.02484 | 0.0131 | 0.0131 |")
         self.assertEqual(summary[7], "| 1 | 0.9 | oracle | 0.3 | n/a | 1 | -0.2 |  |  |")
         self.assertIn("adjusted over the 1 differences", summary[0])
+        # The default metric says what it counts (issue 28).
+        self.assertIn("P(dynamic failure) counts every task missed or lost per task arrived, "
+                      "including tasks infeasible at arrival", summary[0])
         md = to_markdown(metric_table(t, ["dynamic_failure_probability"],
                                       where={"$.workload.arrival_rate_per_s": 0.9}))
         # The selected axis keeps its column, with the value selected.
