@@ -29,6 +29,29 @@ for f in bin/fdsim bin/fdsim-analysis share/fdsim/python/fdsim_analysis/__init__
 done
 
 "$P/bin/fdsim" --help | grep -q "validate" || fail "fdsim --help does not list validate"
+
+# Every "$schema" of an installed scenario or sweep leads to an installed schema file.
+/usr/bin/python3 -B - "$P/share/fdsim/scenarios" <<'PY' || fail "an installed \$schema path is broken"
+import json, os, sys
+bad, seen = [], 0
+for root, _, files in os.walk(sys.argv[1]):
+    for name in sorted(files):
+        if not name.endswith(".json"):
+            continue
+        path = os.path.join(root, name)
+        try:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+        except ValueError:
+            continue
+        ref = doc.get("$schema") if isinstance(doc, dict) else None
+        if isinstance(ref, str) and not ref.startswith(("http:", "https:")):
+            seen += 1
+            if not os.path.isfile(os.path.join(root, ref)):
+                bad.append(f"{path}: $schema {ref} does not exist")
+print("\n".join(bad), file=sys.stderr)
+sys.exit(1 if bad or seen == 0 else 0)
+PY
 "$P/bin/fdsim" validate "$P/share/fdsim/scenarios/examples/geode-ring.json" \
   "$P"/share/fdsim/scenarios/examples/*.json "$P"/share/fdsim/scenarios/sweeps/*.json \
   >/dev/null || fail "fdsim validate of the installed scenarios failed"
