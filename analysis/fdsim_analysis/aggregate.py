@@ -14,8 +14,14 @@ Contract:
   points sorted by it); replications of a
   point are paired by run (every run holds all arms on common random numbers). Its statistics
   are stats.summarize (Student t). Two runs with the same point and replication are an error.
-- select() keeps the rows whose params match every (path, value) given; numbers compare by
-  value (1 == 1.0).
+- select() keeps the rows whose params match every (axis, value) given; numbers compare by
+  value (1 == 1.0). An axis is given by its path or its name; a value may be AnyOf(v1, v2,
+  ...) (any of them: `--where PATH=V1,V2` or a repeated --where); a value that no point of the
+  table has is an error naming the values that exist.
+- Axis names: `axis_names` maps paths to the sweep file's "name"s (sweep.json "axis_names").
+  axis_label() is what tables, legends and titles show: the given name, else the path's last
+  key when no other axis of the table ends in the same key and it is not a bare unit
+  (BARE_UNITS: "ms", "s", ...), else the full path. resolve_axis() maps a name or path back.
 - require_metric() raises AnalysisInputError naming the metric, the source, and the closest
   metric names present, so a renamed metric is obvious.
 """
@@ -57,6 +63,26 @@ def values_equal(a, b):
     return a == b
 
 
+class AnyOf(tuple):
+    """A where-value meaning "any of these values" (a tuple of alternatives): distinct from a
+    JSON array value, which an axis may also take."""
+
+
+# Last keys that say nothing on their own (a pause length at "$.faults[0].pause.ms" is not
+# shown as "ms"); the same list as sim/sweep/tidy_export.cpp.
+BARE_UNITS = ("ms", "s", "us", "ns", "per_s", "ratio", "count", "bytes")
+# Columns of fdsim-analysis tables that an axis label must not repeat.
+TABLE_COLUMNS = ("point", "arm", "metric", "reference_arm", "n", "mean")
+
+
+def last_key(path):
+    """The last key of a config path ("$.a.arms[1].timeout_ms" -> "timeout_ms"; an index after
+    it is kept: "$.faults[0].nodes[2]" -> "nodes[2]")."""
+    text = path[2:] if path.startswith("$.") else path
+    parts = text.split(".")
+    return parts[-1] if parts else path
+
+
 def format_value(v):
     """A parameter value as text: strings bare, integral floats as integers, everything else
     as compact JSON."""
@@ -83,6 +109,8 @@ class AggregateTable:
     # point index -> resolved scenario config of that point (from one of its runs), when known:
     # used to find each arm's kind (detector kind, diagnosis). See attach_point_configs().
     point_configs: dict = field(default_factory=dict)
+    # axis path -> the sweep file's "name" of that axis (when it has one)
+    axis_names: dict = field(default_factory=dict)
 
     def __post_init__(self):
         self._index = {(r.point, r.arm, r.metric): r for r in self.rows}
@@ -122,15 +150,73 @@ class AggregateTable:
     def row(self, point, arm, metric):
         return self._index.get((point, arm, metric))
 
+    # --- axis names ----------------------------------------------------------------------
+    def axis_label(self, path):
+        """How tables, legends and titles name the axis at `path` (module contract)."""
+        name = self.axis_names.get(path)
+        if name:
+            return name
+        key = last_key(path)
+        taken = set(self.axis_names.values())
+        same = [a for a in self.axes if last_key(a) == key and a != path]
+        if same or key in BARE_UNITS or key in taken or key in TABLE_COLUMNS or key == path:
+            return path
+        return key
+
+    def describe_axes(self):
+        """"name ($.path), ..." of every axis, for messages."""
+        if not self.axes:
+            return "none"
+        return ", ".join(a if self.axis_label(a) == a else f"{self.axis_label(a)} ({a})"
+                         for a in self.axes)
+
+    def resolve_axis(self, axis, option="--where"):
+        """The path of the axis given by its path or its name (AnalysisInputError if none)."""
+        if axis in self.axes:
+            return axis
+        for path in self.axes:
+            if self.axis_names.get(path) == axis or self.axis_label(path) == axis:
+                return path
+        raise AnalysisInputError(f"{self.source}: {option} {axis}: not an axis of this sweep "
+                                 f"(axes: {self.describe_axes()})")
+
+    def axis_values(self, path):
+        """The distinct values of an axis among the points, sorted."""
+        vals = []
+        for _, params in self.points():
+            v = params.get(path, MISSING)
+            if v is not MISSING and not any(values_equal(v, w) for w in vals):
+                vals.append(v)
+        return sorted(vals, key=_sort_key)
+
+    def selection_text(self, where):
+        """"name = v1, v2; other = v" of a where dict (for titles and table headers)."""
+        parts = []
+        for axis, v in (where or {}).items():
+            path = self.resolve_axis(axis)
+            alts = list(v) if isinstance(v, AnyOf) else [v]
+            parts.append(f"{self.axis_label(path)} = " + ", ".join(format_value(a) for a in alts))
+        return "; ".join(parts)
+
     # --- subsets ---------------------------------------------------------------------------
     def select(self, where=None, arms=None):
-        """Rows whose params match `where` ({path: value}) and whose arm is in `arms`."""
-        where = where or {}
-        for path in where:
-            if path not in self.axes:
+        """Rows whose params match `where` ({axis path or name: value or AnyOf(...)}) and whose
+        arm is in `arms`."""
+        resolved = {}
+        for axis, v in (where or {}).items():
+            path = self.resolve_axis(axis)
+            alts = tuple(v) if isinstance(v, AnyOf) else (v,)
+            present = self.axis_values(path)
+            unknown = [a for a in alts if not any(values_equal(a, w) for w in present)]
+            if unknown:
                 raise AnalysisInputError(
-                    f"{self.source}: --where {path}: not an axis of this sweep "
-                    f"(axes: {', '.join(self.axes) or 'none'})")
+                    f"{self.source}: --where {self.axis_label(path)}: no point has "
+                    + ", ".join(format_value(u) for u in unknown)
+                    + f" (values of {path}: " + ", ".join(format_value(w) for w in present) + ")")
+            resolved.setdefault(path, [])
+            resolved[path].extend(a for a in alts
+                                  if not any(values_equal(a, b) for b in resolved[path]))
+        where = resolved
         if arms is not None:
             unknown = [a for a in arms if a not in self.arms()]
             if unknown:
@@ -138,14 +224,16 @@ class AggregateTable:
                     f"{self.source}: unknown arm(s) {', '.join(unknown)} "
                     f"(arms: {', '.join(self.arms())})")
         rows = [r for r in self.rows
-                if all(path in r.params and values_equal(r.params[path], v)
-                       for path, v in where.items())
+                if all(path in r.params and any(values_equal(r.params[path], v) for v in alts)
+                       for path, alts in where.items())
                 and (arms is None or r.arm in arms)]
         if not rows and self.rows:
-            raise AnalysisInputError(f"{self.source}: no point matches "
-                                     + ", ".join(f"{p} = {format_value(v)}"
-                                                 for p, v in where.items()))
-        return AggregateTable(rows, list(self.axes), self.source, dict(self.point_configs))
+            raise AnalysisInputError(
+                f"{self.source}: no point matches "
+                + "; ".join(f"{self.axis_label(p)} = " + ", ".join(format_value(v) for v in alts)
+                            for p, alts in where.items()))
+        return AggregateTable(rows, list(self.axes), self.source, dict(self.point_configs),
+                              dict(self.axis_names))
 
     def varying_axes(self):
         """Axes that take more than one value among the rows."""

@@ -12,8 +12,8 @@ import traceback
 from . import metric_names as names
 from .aggregate import aggregate_runs, attach_point_configs
 from .errors import AnalysisInputError
-from .figures import (figure_cdf, figure_geode_gc, figure_loadsharing, figure_qos_tradeoff,
-                      parse_where)
+from .figures import (figure_cdf, figure_geode_gc, figure_loadsharing, figure_metric,
+                      figure_qos_tradeoff, parse_where)
 from .loading import load_runs, load_sweep
 from .output_dirs import default_output_dir
 from .plotting import SIZES_IN, save_figure
@@ -44,7 +44,14 @@ examples:
   fdsim-analysis figure loadsharing --sweep OUT --diff --out figs/
   fdsim-analysis figure cdf --sweep OUT
   fdsim-analysis figure geode-gc --sweep OUT
-  fdsim-analysis table --sweep OUT --metric mistake_rate --format csv
+  fdsim-analysis figure metric --sweep OUT --x pause_ms --y geode_false_removals --facet profile
+  fdsim-analysis table --sweep OUT --metric mistake_rate --format csv --where loss=0,0.01
+
+axes besides x:
+  every figure refuses (exit 2) a sweep axis that varies besides its x axis (or, for the
+  trade-off figures, besides the one parameter along each curve) and is not split: fix it
+  with --where AXIS=VALUE (or V1,V2 to keep several), or draw one panel per value with
+  --facet AXIS. An axis is named by its JSON path or by its "name" in the sweep file.
 """
 
 
@@ -64,9 +71,11 @@ def _add_input(p, positional=False):
     p.add_argument("--reference-arm", metavar="ARM",
                    help="with run results: the arm paired differences are taken against "
                         "(default: the first arm). A sweep's is fixed by fdsim sweep")
-    p.add_argument("--where", metavar="PATH=VALUE", action="append", default=[],
-                   help="keep only points whose axis PATH equals VALUE (JSON or text); "
-                        "repeatable")
+    p.add_argument("--where", metavar="AXIS=VALUE", action="append", default=[],
+                   help="keep only points whose axis (its JSON path or its name) has VALUE "
+                        "(JSON or text), or one of V1,V2,...; repeatable: the same axis "
+                        "again adds values (or), another axis narrows further (and); an "
+                        "unknown value is an error listing the values present")
     p.add_argument("--arm", dest="arms", metavar="ARM", action="append",
                    help="keep only this arm; repeatable (default: every arm)")
 
@@ -81,7 +90,14 @@ def _add_figure_output(p, default_name):
                    help="comma-separated formats among png, svg, pdf (default: png,svg)")
     p.add_argument("--size", choices=sorted(SIZES_IN), default=None,
                    help="paper size: single (one column), double (two columns), square")
-    p.add_argument("--title", help="an axes title (papers usually put it in the caption)")
+    p.add_argument("--title", help="an axes title (papers usually put it in the caption); a "
+                                   "--where selection is added to it")
+
+
+def _add_facet(p):
+    p.add_argument("--facet", metavar="AXIS",
+                   help="one panel per value of this sweep axis (path or name), sharing the y "
+                        "axis; the other varying axes must still be fixed with --where")
 
 
 def build_parser():
@@ -134,7 +150,28 @@ def build_parser():
     p.add_argument("--diff", action="store_true",
                    help="add a panel with the paired difference against the reference arm")
     p.add_argument("--log-y", action="store_true", help="logarithmic y axis")
+    _add_facet(p)
     _add_figure_output(p, "loadsharing_dynamic_failure")
+
+    p = figs.add_parser("metric", help="any metric against any sweep axis, one line per arm",
+                        description="A metric (role or path) against a numeric sweep axis, one "
+                                    "line per arm (or per value of --hue), 95%% error bars; "
+                                    "--facet draws one panel per value of another axis. Every "
+                                    "other varying axis must be fixed with --where.")
+    _add_input(p)
+    p.add_argument("--x", dest="x_axis", metavar="AXIS",
+                   help="the sweep axis on x, path or name (default: the only varying axis)")
+    p.add_argument("--y", dest="y_metric", metavar="METRIC", required=True,
+                   help="the metric on y: a role of metric_names.py or a metric path")
+    p.add_argument("--hue", metavar="ARM|AXIS", default="arm",
+                   help="what the lines are: 'arm' (default, one per arm) or a sweep axis "
+                        "(one line per value, and per arm when several arms are kept)")
+    p.add_argument("--x-label", help="x axis label (the unit is added)")
+    p.add_argument("--diff", action="store_true",
+                   help="add a panel with the paired difference against the reference arm")
+    p.add_argument("--log-y", action="store_true", help="logarithmic y axis")
+    _add_facet(p)
+    _add_figure_output(p, "metric")
 
     p = figs.add_parser("qos", help="detector QoS trade-off: mistake rate vs detection time",
                         description="Mistake rate (log y) against mean detection time, one "
@@ -147,11 +184,17 @@ def build_parser():
     p.add_argument("--y-metric", default="mistake_rate")
     p.add_argument("--split-by", metavar="PATH", action="append", default=[],
                    help="sweep axis whose values also split the curves; repeatable")
+    _add_facet(p)
     _add_figure_output(p, "detector_qos_tradeoff")
 
     p = figs.add_parser("cdf", help="CDFs of Geode detection and removal times",
                         description="Empirical CDFs from the per-run lists of the run results, "
-                                    "one line per (profile, member-timeout[, arm]).")
+                                    "one line per (profile, member-timeout[, arm]). Each line "
+                                    "pools the runs with equal group values: --where keeps "
+                                    "only some runs (by sweep axis path or name, or any config "
+                                    "path of --runs); a sweep axis that varies among the runs "
+                                    "kept and is not a --group-path is pooled, which a note "
+                                    "and the figure title say.")
     _add_input(p)
     p.add_argument("--list", dest="lists", action="append", metavar="ROLE",
                    help="list role (" + ", ".join(names.LISTS) + ") or a metric path of a "
@@ -174,6 +217,7 @@ def build_parser():
     p.add_argument("--split-by", metavar="PATH", action="append", default=None,
                    help="sweep axis whose values also split the curves; repeatable "
                         "(default: " + names.GEODE_PROFILE + " when it varies)")
+    _add_facet(p)
     _add_figure_output(p, "geode_gc_false_removals")
 
     add_study_parser(sub)
@@ -196,7 +240,9 @@ def _load_table(args, sweep_dir=None, run_paths=None):
             raise AnalysisInputError("--reference-arm applies to --runs only (a sweep's "
                                      "reference arm is set by fdsim sweep --reference-arm)")
         sweep = load_sweep(sweep_dir)
-        return attach_point_configs(sweep.aggregate, sweep), sweep
+        table = attach_point_configs(sweep.aggregate, sweep)
+        table.axis_names = dict(sweep.manifest.axis_names)
+        return table, sweep
     runs = load_runs(run_paths)
     source = run_paths[0] if len(run_paths) == 1 else f"{run_paths[0]} (+{len(run_paths) - 1})"
     return aggregate_runs(runs, args.axis, args.reference_arm, source=source), None
@@ -291,30 +337,38 @@ def run(argv, out=None, err=None):
             fig = figure_loadsharing(table, metric=args.metric, x_axis=args.x_axis, where=where,
                                      arms=args.arms, diff=args.diff, x_label=args.x_label,
                                      log_y=args.log_y, size=args.size,
-                                     title=args.title, notes=notes)
+                                     title=args.title, notes=notes, facet=args.facet)
+        elif args.figure == "metric":
+            table, _ = _load_table(args)
+            fig = figure_metric(table, args.y_metric, x_axis=args.x_axis, where=where,
+                                arms=args.arms, facet=args.facet, hue=args.hue, diff=args.diff,
+                                x_label=args.x_label, log_y=args.log_y, size=args.size,
+                                title=args.title, notes=notes, suffixes=())
         elif args.figure == "qos":
             table, _ = _load_table(args)
             fig = figure_qos_tradeoff(table, group_by=args.group_by, where=where, arms=args.arms,
                                       split_by=args.split_by,
                                       x_metric=args.x_metric, y_metric=args.y_metric,
-                                      size=args.size or "single", title=args.title, notes=notes)
+                                      size=args.size or "single", title=args.title, notes=notes,
+                                      facet=args.facet)
         elif args.figure == "geode-gc":
             table, _ = _load_table(args)
             fig = figure_geode_gc(table, group_by=args.group_by, where=where, arms=args.arms,
                                   split_by=args.split_by,
                                   x_metric=args.x_metric, y_metric=args.y_metric,
                                   log_y=args.log_y, size=args.size or "single",
-                                  title=args.title, notes=notes)
+                                  title=args.title, notes=notes, facet=args.facet)
         else:  # cdf
-            if args.where:
-                raise AnalysisInputError("figure cdf: --where is not supported; group with "
-                                         "--group-path or pass the runs to use")
             runs, source = _load_run_results(args)
+            axes, axis_names = (), {}
+            if args.sweep:
+                manifest = load_sweep(args.sweep).manifest
+                axes, axis_names = tuple(manifest.axes), manifest.axis_names
             fig = figure_cdf(runs, lists=tuple(args.lists or names.LISTS),
                              group_paths=tuple(args.group_paths or
                                                (names.GEODE_PROFILE, names.GEODE_MEMBER_TIMEOUT)),
                              arms=args.arms, size=args.size, title=args.title, notes=notes,
-                             source=source)
+                             source=source, where=where, axes=axes, axis_names=axis_names)
         _save(fig, args, out, notes)
     elif args.command == "study":
         run_study(args, out, notes)

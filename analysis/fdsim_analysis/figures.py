@@ -10,6 +10,18 @@
   one curve per neighbour-check arm (fixed member-timeout versus adaptive detectors).
 - figure_tradeoff: the generic "metric against metric, one curve per group" behind the two
   trade-off figures.
+- figure_metric: any metric against any numeric sweep axis, one line per arm (or per value of
+  a --hue axis), optionally one panel per value of a --facet axis.
+
+One rule for every figure drawn from an aggregate: a sweep axis that varies but is neither on
+the x axis (the curve's parameter, for the trade-off figures), nor split into separate curves,
+nor faceted is refused (AnalysisInputError naming the axes, with the fix: --where AXIS=VALUE to
+keep some values, or --facet AXIS for one panel per value); nothing is silently averaged or
+drawn as a zig-zag. With `facet` (an axis path or name), each panel holds the points of one
+value of that axis, panels share the y axis, and the value is the panel's title. A `where`
+selection is named in the figure title ("name = v1, v2"), after any given title.
+Axes are named by AggregateTable.axis_label(): the sweep file's "name", else an unambiguous
+last key, else the full path.
 
 Contract: inputs are AggregateTables (aggregate.py) or run results (loading.RunResult); metric
 arguments are roles of fdsim_analysis/metric_names.py or literal metric paths. Input that cannot
@@ -22,7 +34,8 @@ zero value on a log axis, runs without a per-run list) are reported as lines app
 import json
 
 from . import metric_names as names
-from .aggregate import format_value, sort_key_of_value, values_equal
+from .aggregate import (BARE_UNITS, AnyOf, format_value, last_key, sort_key_of_value,
+                        values_equal)
 from .arm_kinds import table_arm_kinds
 from .errors import AnalysisInputError
 from .paths import MISSING, get_config, get_metric
@@ -54,14 +67,31 @@ def _require(table, role_or_path):
     return path
 
 
-def choose_x_axis(table, x_axis=None, suffixes=names.LOAD_AXIS_SUFFIXES):
-    """The sweep axis to use as x: the given one, else the only varying axis, else the first
-    varying axis ending with one of `suffixes`. Other varying axes are an error."""
-    varying = table.varying_axes()
+def refuse_other_axes(table, others, what):
+    """The one rule (module contract): `others` (axis paths) vary besides `what`."""
+    if not others:
+        return
+    labels = ", ".join(table.axis_label(a) if table.axis_label(a) == a
+                       else f"{table.axis_label(a)} ({a})" for a in others)
+    first = table.axis_label(others[0])
+    vals = table.axis_values(others[0])
+    example = format_value(vals[0]) if vals else "VALUE"
+    raise AnalysisInputError(
+        f"{table.source}: {'axis' if len(others) == 1 else 'axes'} {labels} "
+        f"{'varies' if len(others) == 1 else 'vary'} besides {what}: fix "
+        f"{'it' if len(others) == 1 else 'them'} with --where AXIS=VALUE (e.g. --where "
+        f"{first}={example}, or several values V1,V2) or draw one panel per value with "
+        f"--facet AXIS (e.g. --facet {first})")
+
+
+def choose_x_axis(table, x_axis=None, suffixes=names.LOAD_AXIS_SUFFIXES, facet=None,
+                  hue=None):
+    """The sweep axis to use as x: the given one (path or name), else the only varying axis
+    (besides `facet` and `hue`, axis paths), else the first varying axis ending with one of
+    `suffixes`. Other varying axes are refused (refuse_other_axes)."""
+    varying = [a for a in table.varying_axes() if a not in (facet, hue)]
     if x_axis is not None:
-        if x_axis not in table.axes:
-            raise AnalysisInputError(f"{table.source}: --x-axis {x_axis}: not an axis "
-                                     f"(axes: {', '.join(table.axes) or 'none'})")
+        x_axis = table.resolve_axis(x_axis, "--x-axis")
     elif len(varying) == 1:
         x_axis = varying[0]
     else:
@@ -73,13 +103,10 @@ def choose_x_axis(table, x_axis=None, suffixes=names.LOAD_AXIS_SUFFIXES):
         if not matching:
             raise AnalysisInputError(
                 f"{table.source}: cannot tell which axis is the x axis among "
-                f"{', '.join(varying)}: give --x-axis")
+                f"{', '.join(table.axis_label(a) for a in varying)}: give --x-axis")
         x_axis = matching[0]
     others = [a for a in varying if a != x_axis]
-    if others:
-        raise AnalysisInputError(
-            f"{table.source}: axes {', '.join(others)} vary besides the x axis {x_axis}: "
-            f"fix them with --where PATH=VALUE")
+    refuse_other_axes(table, others, f"the x axis {table.axis_label(x_axis)}")
     return x_axis
 
 
@@ -90,83 +117,182 @@ def _numeric_x(value, table, x_axis):
     return float(value)
 
 
-def figure_loadsharing(table, metric="dynamic_failure_probability", x_axis=None, where=None,
-                       arms=None, diff=False, x_label=None, log_y=False, size=None,
-                       title=None, notes=None):
-    """P(dynamic failure) (or `metric`) against the load axis, one line per arm.
+def _facet_tables(sub, facet):
+    """[(panel title or None, table)]: one per value of the `facet` axis path (sorted), or the
+    whole table."""
+    if facet is None:
+        return [(None, sub)]
+    label = sub.axis_label(facet)
+    return [(f"{label} = {format_value(v)}", sub.select({facet: v}))
+            for v in sub.axis_values(facet)]
 
-    size None: "double" with the difference panel (side by side), else "single". A given size
-    is honoured: "single" with `diff` stacks the two panels in one column."""
-    path = _require(table, metric)
+
+def _panel_grid(size, n_panels, per_panel_cols=1):
+    """A figure of n_panels panels (each `per_panel_cols` axes wide), at most 3 panels a row;
+    the height grows with the rows. Returns (fig, [[axes of panel 0], ...])."""
+    cols = min(n_panels, 3)
+    rows = -(-n_panels // cols)
+    fig, axes = new_figure(size, ncols=cols * per_panel_cols, nrows=rows,
+                           sharey=n_panels > 1 and per_panel_cols == 1)
+    axes = axes if isinstance(axes, list) else [axes]
+    if rows > 1:
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(w, h * (0.75 * rows + 0.25))
+    panels = []
+    for i in range(n_panels):
+        r, c = divmod(i, cols)
+        base = r * cols * per_panel_cols + c * per_panel_cols
+        panels.append(axes[base:base + per_panel_cols])
+    for ax in axes[n_panels * per_panel_cols:]:
+        ax.set_visible(False)
+    return fig, panels
+
+
+def _title_with_selection(table, title, where):
+    sel = table.selection_text(where) if where else ""
+    if title and sel:
+        return f"{title} ({sel})"
+    return title or sel or None
+
+
+def _series_of(sub, points, x_axis, path, arm, diff=False):
+    series = []
+    for p, params in points:
+        r = sub.row(p, arm, path)
+        if r is None:
+            continue
+        mean = r.diff_mean if diff else r.mean
+        hw = r.diff_ci95_half_width if diff else r.ci95_half_width
+        if mean is None:
+            continue
+        series.append((_numeric_x(params.get(x_axis), sub, x_axis), mean, hw))
+    series.sort(key=lambda s: s[0])
+    return series
+
+
+def _draw_lines(ax, sub, x_axis, path, lines, diff=False):
+    """One line per (label, style index, arm, {axis: value} or None) of `lines`, x = the axis
+    values, y = the metric's mean (or paired difference) with its 95% bars. Returns the labels
+    drawn."""
+    drawn = []
+    for label, index, arm, fixed in lines:
+        part = sub.select(fixed) if fixed else sub
+        series = _series_of(part, part.points(), x_axis, path, arm, diff)
+        if not series:
+            continue
+        line_with_ci(ax, [s[0] for s in series], [s[1] for s in series],
+                     [s[2] for s in series], label=label, index=index)
+        drawn.append(label)
+    return drawn
+
+
+def _line_specs(sub, hue=None):
+    """[(label, style index, arm, fixed {hue axis: value} or None)]: a line per arm, or with a
+    hue axis per (hue value[, arm when several])."""
+    arms = sub.arms()
+    if hue is None:
+        return [(arm, i, arm, None) for i, arm in enumerate(arms)]
+    out = []
+    label = sub.axis_label(hue)
+    for v in sub.axis_values(hue):
+        for arm in arms:
+            text = f"{label}={format_value(v)}" + (f", {arm}" if len(arms) > 1 else "")
+            out.append((text, len(out), arm, {hue: v}))
+    return out
+
+
+def figure_metric(table, y_metric, x_axis=None, where=None, arms=None, facet=None, hue=None,
+                  diff=False, x_label=None, log_y=False, size=None, title=None, notes=None,
+                  suffixes=names.LOAD_AXIS_SUFFIXES, what_y=None):
+    """`y_metric` (role or metric path) against the numeric sweep axis `x_axis` (path or name;
+    default: the only varying axis, else the one ending in `suffixes`), one line per arm, or per
+    value of the `hue` axis; `facet`: one panel per value of that axis; `diff`: each panel gets
+    a second one with the paired difference against the reference arm. Every other varying axis
+    is refused (module contract).
+
+    size None: "double" with the difference panel or facets, else "single". A given size is
+    honoured: "single" with `diff` and no facet stacks the two panels in one column."""
+    path = _require(table, what_y or y_metric)
     sub = table.select(where, arms)
-    x_axis = choose_x_axis(sub, x_axis)
-    arm_list = sub.arms()
-    points = sub.points()
+    facet = sub.resolve_axis(facet, "--facet") if facet is not None else None
+    hue = sub.resolve_axis(hue, "--hue") if hue is not None and hue != "arm" else None
+    if facet is not None and facet == hue:
+        raise AnalysisInputError(f"{table.source}: --facet and --hue name the same axis")
+    x_axis = choose_x_axis(sub, x_axis, suffixes=suffixes, facet=facet, hue=hue)
+    if x_axis in (facet, hue):
+        raise AnalysisInputError(f"{table.source}: {sub.axis_label(x_axis)} cannot be both the "
+                                 f"x axis and --facet/--hue")
+    panels = _facet_tables(sub, facet)
+    lines = _line_specs(sub, hue)
     if size is None:
-        size = "double" if diff else "single"
-    stacked = diff and size == "single"
-    fig, axes = new_figure(size, ncols=2 if diff and not stacked else 1,
-                           nrows=2 if stacked else 1)
+        size = "double" if diff or facet else "single"
+    stacked = diff and size == "single" and facet is None
     if stacked:
+        fig, axes = new_figure(size, nrows=2)
         w, h = fig.get_size_inches()
         fig.set_size_inches(w, 1.8 * h)
-    ax = axes[0] if diff else axes
-    for i, arm in enumerate(arm_list):
-        series = []
-        for p, params in points:
-            r = sub.row(p, arm, path)
-            if r is None or r.mean is None:
-                continue
-            series.append((_numeric_x(params.get(x_axis), sub, x_axis), r.mean,
-                           r.ci95_half_width, r))
-        if not series:
-            _note(notes, f"arm {arm}: no value of {path}")
-            continue
-        series.sort(key=lambda s: s[0])
-        line_with_ci(ax, [s[0] for s in series], [s[1] for s in series],
-                     [s[2] for s in series], label=arm, index=i)
-    if not ax.lines:
+        grid = [axes]
+    else:
+        fig, grid = _panel_grid(size, len(panels), 2 if diff else 1)
+    base = names.label_of(y_metric)
+    refs = {r.reference_arm for r in sub.rows if r.metric == path and r.reference_arm}
+    ref = sorted(refs)[0] if len(refs) == 1 else None
+    any_drawn = False
+    for (panel_title, part), axs in zip(panels, grid):
+        ax = axs[0]
+        drawn = _draw_lines(ax, part, x_axis, path, lines)
+        any_drawn = any_drawn or bool(drawn)
+        ax.set_xlabel(axis_label(x_axis, x_label if x_label else
+                                 (sub.axis_names.get(x_axis))))
+        ax.set_ylabel(base)
+        if log_y:
+            ax.set_yscale("log")
+        start_counts_at_zero(ax, y_path=path)
+        if panel_title:
+            ax.set_title(panel_title)
+        if diff:
+            dax = axs[1]
+            _draw_lines(dax, part, x_axis, path, [l for l in lines if l[2] != ref], diff=True)
+            dax.axhline(0.0, color="0.4", linewidth=0.6)
+            dax.set_xlabel(axis_label(x_axis, x_label if x_label else
+                                      (sub.axis_names.get(x_axis))))
+            dax.set_ylabel(f"\u0394 {base} vs {ref}" if ref else f"\u0394 {base} vs reference")
+            if panel_title:
+                dax.set_title(panel_title)
+    if not any_drawn:
         raise AnalysisInputError(f"{table.source}: no value of {path} to plot")
-    ax.set_xlabel(axis_label(x_axis, x_label))
-    ax.set_ylabel(names.label_of(metric))
-    if log_y:
-        ax.set_yscale("log")
-    start_counts_at_zero(ax, y_path=path)
-    side_by_side = diff and not stacked
-    if not side_by_side:
-        legend(ax)
-    if title:
-        ax.set_title(title)
-    if diff:
-        dax = axes[1]
-        refs = {r.reference_arm for r in sub.rows if r.metric == path and r.reference_arm}
-        ref = sorted(refs)[0] if len(refs) == 1 else None
-        for i, arm in enumerate(arm_list):
-            series = []
-            for p, params in points:
-                r = sub.row(p, arm, path)
-                if r is None or r.diff_mean is None:
-                    continue
-                series.append((_numeric_x(params.get(x_axis), sub, x_axis), r.diff_mean,
-                               r.diff_ci95_half_width))
-            if not series:
-                continue
-            series.sort(key=lambda s: s[0])
-            line_with_ci(dax, [s[0] for s in series], [s[1] for s in series],
-                         [s[2] for s in series], label=arm, index=i)
-        dax.axhline(0.0, color="0.4", linewidth=0.6)
-        dax.set_xlabel(axis_label(x_axis, x_label))
-        base = names.label_of(metric)
-        dax.set_ylabel(f"\u0394 {base} vs {ref}" if ref else f"\u0394 {base} vs reference")
-        if side_by_side:
-            # One legend for both panels, right of the difference panel: every arm (the
-            # reference arm too) keeps one style in both, and a legend placed right of the
-            # left panel would cover the difference panel.
-            handles, labels = ax.get_legend_handles_labels()
-            legend_right(dax, handles, labels)
+    for label, _, arm, _ in lines:
+        if not any(l.get_label() == label for axs in grid for l in axs[0].get_lines()) and \
+                not any(c.get_label() == label for axs in grid for c in axs[0].containers):
+            _note(notes, f"{label}: no value of {path}")
+    if len(grid) == 1 and not (diff and not stacked):
+        legend(grid[0][0])
+        if stacked:
+            legend(grid[0][1])
+    else:
+        # One legend for every panel (each line keeps its style in all of them), right of the
+        # top-right panel: a legend inside one panel would hide another's data.
+        best = max(grid, key=lambda axs: len(axs[0].get_legend_handles_labels()[0]))
+        handles, labels = best[0].get_legend_handles_labels()
+        top_right = grid[min(len(grid), 3) - 1][-1]
+        legend_right(top_right, handles, labels)
+    full_title = _title_with_selection(sub, title, where)
+    if full_title:
+        if len(grid) == 1 and not facet:
+            grid[0][0].set_title(full_title)
         else:
-            legend(dax)
+            fig.suptitle(full_title)
     return fig
+
+
+def figure_loadsharing(table, metric="dynamic_failure_probability", x_axis=None, where=None,
+                       arms=None, diff=False, x_label=None, log_y=False, size=None,
+                       title=None, notes=None, facet=None):
+    """P(dynamic failure) (or `metric`) against the load axis, one line per arm (figure_metric
+    with the load axis as default x)."""
+    return figure_metric(table, metric, x_axis=x_axis, where=where, arms=arms, facet=facet,
+                         diff=diff, x_label=x_label, log_y=log_y, size=size, title=title,
+                         notes=notes)
 
 
 def _group_label(arm, kind, group_by):
@@ -185,43 +311,121 @@ def _move_together(table, axes):
     return len(tuples) == singles
 
 
+def _axis_owner(table, axis, point):
+    """The arm whose own entry of an arm list (`...arms[i]...`, `...neighbour_check[i]...`)
+    holds `axis` (by the entry's "name" in the point's resolved config, else the i-th arm of
+    the table), or None for an axis outside any arm list."""
+    cfg = table.point_configs.get(point)
+    for list_path in ("arms", "neighbour_check"):
+        marker = f".{list_path}["
+        if marker in axis:
+            head, rest = axis.split(marker, 1)
+            index = int(rest.split("]", 1)[0])
+            entry = get_config(cfg, f"{head}.{list_path}[{index}]") if cfg else MISSING
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                return entry["name"]
+            arms = table.arms()
+            return arms[index] if index < len(arms) else None
+    return None
+
+
+def _check_curve_axes(sub, along, group_by):
+    """The one rule for trade-off figures: along one curve at most one sweep axis may vary
+    (or several that move together, as a zip). For a curve per arm, an axis inside another
+    arm's own entry does not move this arm's curve."""
+    if len(along) <= 1 or _move_together(sub, along):
+        return
+    points = sub.points()
+    first = points[0][0] if points else None
+    if group_by == "arm":
+        for arm in sub.arms():
+            mine = [a for a in along if _axis_owner(sub, a, first) in (None, arm)]
+            if len(mine) > 1 and not _move_together(sub, mine):
+                refuse_other_axes(sub, mine[1:], f"{sub.axis_label(mine[0])} along the curve "
+                                                 f"of {arm} (or use --split-by AXIS)")
+        return
+    refuse_other_axes(sub, along[1:], f"{sub.axis_label(along[0])} along each curve (or use "
+                                      f"--split-by AXIS)")
+
+
 def figure_tradeoff(table, x_metric, y_metric, group_by="auto", where=None, arms=None,
                     split_by=(), log_x=False, log_y=False, size="single", title=None,
-                    notes=None, group_label=None):
+                    notes=None, group_label=None, facet=None):
     """y_metric against x_metric, one curve per group of (point, arm) pairs.
 
     group_by: "arm" (a curve per arm across the sweep points), "kind" (a curve per arm kind:
     detector kind or diagnosis, from the points' resolved configs), or "auto": "arm" when the
-    table has several points, else "kind". split_by: sweep axes whose values also split the
-    curves (e.g. the Geode profile), so that only the remaining axes vary along a curve.
-    Each curve is drawn in increasing x."""
+    table has several points, else "kind". split_by: sweep axes (paths or names) whose values
+    also split the curves (e.g. the Geode profile), so that only the remaining axes vary along
+    a curve; facet: an axis with one panel per value. More than one axis varying along a curve
+    is refused (_check_curve_axes). Each curve is drawn in increasing x."""
     xp = _require(table, x_metric)
     yp = _require(table, y_metric)
     sub = table.select(where, arms)
+    split_by = [sub.resolve_axis(a, "--split-by") for a in (split_by or ())]
+    facet = sub.resolve_axis(facet, "--facet") if facet is not None else None
     points = sub.points()
-    for a in split_by:
-        if a not in sub.axes:
-            raise AnalysisInputError(f"{table.source}: --split-by {a}: not an axis "
-                                     f"(axes: {', '.join(sub.axes) or 'none'})")
     if group_by == "auto":
         group_by = "arm" if len(points) > 1 else "kind"
     if group_by not in ("arm", "kind"):
         raise ValueError(f"group_by must be auto, arm or kind, got {group_by!r}")
-    along = [a for a in sub.varying_axes() if a not in split_by]
-    if len(along) > 1 and not _move_together(sub, along):
-        _note(notes, f"axes {', '.join(along)} all vary along each curve: fix some with "
-                     f"--where or split the curves with --split-by")
+    along = [a for a in sub.varying_axes() if a not in split_by and a != facet]
+    _check_curve_axes(sub, along, group_by)
     kinds = table_arm_kinds(sub)
     if group_by == "kind" and not kinds:
         _note(notes, "no resolved config to find the arms' kinds: one curve per arm")
     label_fn = group_label or _group_label
-    groups = {}
-    order = []
-    zeros = {}  # key -> [(x, point params)] of values a log axis cannot show (<= 0)
-    knob = {}   # key -> the sweep axis that varies along the curve (see _curve_axis)
+    panels = _facet_tables(sub, facet)
+    drawn = []
+    for _, part in panels:
+        drawn.append(_tradeoff_groups(part, xp, yp, group_by, split_by, kinds, label_fn, along,
+                                      log_x, log_y))
+    dropped_log = sum(d[4] for d in drawn)
+    if dropped_log:
+        _note(notes, f"{dropped_log} (point, arm) pair(s) with an x value <= 0 not shown on the "
+                     f"log axis")
+    if not any(any(d[0].values()) or d[2] for d in drawn):
+        raise AnalysisInputError(f"{table.source}: no (point, arm) has values of both {xp} "
+                                 f"and {yp} (null values, e.g. detection times without "
+                                 f"crashes, have none)")
+    # One style per curve key across the panels.
+    keys = []
+    for d in drawn:
+        for k in d[1]:
+            if k not in keys:
+                keys.append(k)
+    if facet is None:
+        fig, ax = new_figure(size)
+        grid = [[ax]]
+    else:
+        fig, grid = _panel_grid("double" if size == "single" else size, len(panels))
+    for (panel_title, _), (groups, order, zeros, knob, _, knob_labels), axs in \
+            zip(panels, drawn, grid):
+        _draw_tradeoff(axs[0], groups, order, zeros, knob, knob_labels, keys, x_metric,
+                       y_metric, xp, yp, log_x, log_y, legend_inside=facet is None)
+        if panel_title:
+            axs[0].set_title(panel_title)
+    if facet is not None:
+        best = max(grid, key=lambda axs: len(axs[0].get_legend_handles_labels()[0]))
+        handles, labels = best[0].get_legend_handles_labels()
+        legend_right(grid[min(len(grid), 3) - 1][0], handles, labels)
+    full_title = _title_with_selection(sub, title, where)
+    if full_title:
+        if facet is None:
+            grid[0][0].set_title(full_title)
+        else:
+            fig.suptitle(full_title)
+    return fig
+
+
+def _tradeoff_groups(sub, xp, yp, group_by, split_by, kinds, label_fn, along, log_x, log_y):
+    """(groups, order, zeros, knob, dropped_log, knob_labels) of one panel: curve key -> [(x, y, x half
+    width, y half width, params)], keys in first-seen order, values a log axis cannot show,
+    the axis varying along each curve, and the count of x values <= 0 left out."""
+    groups, order, zeros, knob = {}, [], {}, {}
     dropped_log = 0
-    for p, params in points:
-        split = ", ".join(f"{_short(a)}={format_value(params.get(a))}" for a in split_by)
+    for p, params in sub.points():
+        split = ", ".join(f"{sub.axis_label(a)}={format_value(params.get(a))}" for a in split_by)
         for arm in sub.arms():
             xr, yr = sub.row(p, arm, xp), sub.row(p, arm, yp)
             if xr is None or yr is None or xr.mean is None or yr.mean is None:
@@ -240,17 +444,32 @@ def figure_tradeoff(table, x_metric, y_metric, group_by="auto", where=None, arms
                 continue
             groups[key].append((xr.mean, yr.mean, xr.ci95_half_width, yr.ci95_half_width,
                                 params))
-    if dropped_log:
-        _note(notes, f"{dropped_log} (point, arm) pair(s) with an x value <= 0 not shown on the "
-                     f"log axis")
-    if not any(groups.values()) and not zeros:
-        raise AnalysisInputError(f"{table.source}: no (point, arm) has values of both {xp} "
-                                 f"and {yp} (null values, e.g. detection times without "
-                                 f"crashes, have none)")
-    fig, ax = new_figure(size)
-    for i, key in enumerate(order):
+    # The knob is named in the curve's legend entry: by its axis name, else, for an axis
+    # inside the arm's own entry (the entry names the arm), by its last key, else by its axis
+    # label (a last key shared by several arms' axes is unambiguous next to the arm's name).
+    knob_labels = {k: _knob_label(sub, v) for k, v in knob.items() if v}
+    return groups, order, zeros, knob, dropped_log, knob_labels
+
+
+def _knob_label(sub, axis):
+    if sub.axis_names.get(axis):
+        return sub.axis_names[axis]
+    key = last_key(axis)
+    if (".arms[" in axis or ".neighbour_check[" in axis) and key not in BARE_UNITS:
+        return key
+    return sub.axis_label(axis)
+
+
+def _draw_tradeoff(ax, groups, order, zeros, knob, knob_labels, keys, x_metric, y_metric, xp,
+                   yp, log_x, log_y, legend_inside=True):
+    """One panel of figure_tradeoff: each curve in the style of its key's place in `keys` (so a
+    curve looks the same in every facet), the swept value written at its points."""
+    labels = {}
+    for key in order:
+        i = keys.index(key)
         s = sorted(groups[key], key=lambda v: (v[0], v[1]))
-        label = key + (f" [{_short(knob[key])}]" if knob.get(key) else "")
+        label = key + (f" [{knob_labels[key]}]" if knob.get(key) else "")
+        labels[key] = label
         if s:
             line_with_ci(ax, [v[0] for v in s], [v[1] for v in s], [v[3] for v in s],
                          x_half_widths=[v[2] for v in s], label=label, index=i)
@@ -265,15 +484,13 @@ def figure_tradeoff(table, x_metric, y_metric, group_by="auto", where=None, arms
     start_counts_at_zero(ax, x_path=xp, y_path=yp)
     placed = []
     if zeros:
-        _mark_zeros(ax, order, zeros, knob, placed)
-    for i, key in enumerate(order):
+        _mark_zeros(ax, order, zeros, knob, placed, keys)
+    for key in order:
         if knob.get(key):
-            _annotate_knob(ax, sorted(groups[key], key=lambda v: (v[0], v[1])), knob[key], i,
-                           placed)
-    legend(ax)
-    if title:
-        ax.set_title(title)
-    return fig
+            _annotate_knob(ax, sorted(groups[key], key=lambda v: (v[0], v[1])), knob[key],
+                           keys.index(key), placed)
+    if legend_inside:
+        legend(ax)
 
 
 def _curve_axis(table, arm, along, point):
@@ -339,12 +556,13 @@ def _annotate_knob(ax, s, axis, index, placed):
                     va="bottom")
 
 
-def _mark_zeros(ax, order, zeros, knob, placed):
+def _mark_zeros(ax, order, zeros, knob, placed, keys=None):
     """Values a log y axis cannot show (mean <= 0, e.g. no mistake at all) are drawn as open
     downward triangles on the bottom edge, in the curve's colour, labelled with the swept
     value, and named in the legend; never silently dropped."""
     y0 = ax.get_ylim()[0]
-    for i, key in enumerate(order):
+    for j, key in enumerate(order):
+        i = keys.index(key) if keys is not None else j
         for x, params in zeros.get(key, []):
             color = series_style(i)[0]
             ax.plot([x], [y0], marker="v", markerfacecolor="none", markeredgecolor=color,
@@ -360,10 +578,11 @@ def _mark_zeros(ax, order, zeros, knob, placed):
 
 def figure_qos_tradeoff(table, group_by="auto", where=None, arms=None, split_by=(),
                         x_metric="detection_time_mean", y_metric="mistake_rate",
-                        size="single", title=None, notes=None):
+                        size="single", title=None, notes=None, facet=None):
     """Mistake rate (log y) against mean detection time, one curve per detector."""
     return figure_tradeoff(table, x_metric, y_metric, group_by=group_by, where=where, arms=arms,
-                           split_by=split_by, log_y=True, size=size, title=title, notes=notes)
+                           split_by=split_by, log_y=True, size=size, title=title, notes=notes,
+                           facet=facet)
 
 
 def _gc_label(arm, kind, group_by):
@@ -376,17 +595,18 @@ def _gc_label(arm, kind, group_by):
 
 def figure_geode_gc(table, group_by="auto", where=None, arms=None, split_by=None,
                     x_metric="geode_removal_time_mean", y_metric="geode_false_removals",
-                    log_y=False, size="single", title=None, notes=None):
+                    log_y=False, size="single", title=None, notes=None, facet=None):
     """False removals against mean removal time under GC pauses: fixed vs adaptive arms.
 
     split_by None (the default) splits the curves by the Geode profile axis when it varies
-    (after `where`), so each curve keeps one profile."""
+    (after `where`) and is not the facet, so each curve keeps one profile."""
     if split_by is None:
-        varying = table.select(where, arms).varying_axes()
-        split_by = [a for a in varying if a == names.GEODE_PROFILE]
+        sub = table.select(where, arms)
+        f = sub.resolve_axis(facet, "--facet") if facet is not None else None
+        split_by = [a for a in sub.varying_axes() if a == names.GEODE_PROFILE and a != f]
     return figure_tradeoff(table, x_metric, y_metric, group_by=group_by, where=where, arms=arms,
                            split_by=split_by, log_y=log_y, size=size, title=title, notes=notes,
-                           group_label=_gc_label)
+                           group_label=_gc_label, facet=facet)
 
 
 def _is_num(v):
@@ -417,26 +637,94 @@ def _list_values(arm_metrics, spec):
     return None, None
 
 
-def group_value_label(path, value):
-    """Legend text of one grouping value: metric_names.GROUP_LABELS, else "<key>=<value>"."""
+def group_value_label(path, value, label=None):
+    """Legend text of one grouping value: metric_names.GROUP_LABELS, else "<label>=<value>"
+    (label: the axis label, default the path's last key unless that is a bare unit)."""
     fmt = names.GROUP_LABELS.get(path)
     if fmt is not None:
         return fmt.format(format_value(value))
-    return f"{_short(path)}={format_value(value)}"
+    if label is None:
+        key = last_key(path)
+        label = path if key in BARE_UNITS else key
+    return f"{label}={format_value(value)}"
 
 
-def _short(path):
-    return path.replace("[", ".").rstrip("]").split(".")[-1]
+def filter_runs(runs, where, source="runs", axes=(), axis_names=None):
+    """The runs whose resolved config matches `where` ({axis: value or AnyOf(...)}), an axis
+    given by its config path, or by the name of one of a sweep's `axes` (axis_names: path ->
+    name). A value no run has is an error naming the values that exist."""
+    runs = list(runs)
+    axis_names = axis_names or {}
+    for axis, v in (where or {}).items():
+        path = axis
+        if axis not in axes:
+            named = [a for a in axes if axis_names.get(a) == axis or
+                     (last_key(a) == axis and sum(last_key(b) == axis for b in axes) == 1)]
+            if named:
+                path = named[0]
+            elif not axis.startswith("$"):
+                raise AnalysisInputError(
+                    f"{source}: --where {axis}: not an axis name or a config path "
+                    f"(axes: {', '.join(axes) or 'none'})")
+        alts = list(v) if isinstance(v, AnyOf) else [v]
+        present = []
+        for r in runs:
+            x = get_config(r.resolved_config, path)
+            if x is not MISSING and not any(values_equal(x, w) for w in present):
+                present.append(x)
+        if not present:
+            raise AnalysisInputError(f"{source}: --where {axis}: no run has {path} in its "
+                                     f"resolved config")
+        unknown = [a for a in alts if not any(values_equal(a, w) for w in present)]
+        if unknown:
+            present.sort(key=sort_key_of_value)
+            raise AnalysisInputError(
+                f"{source}: --where {axis}: no run has {', '.join(format_value(u) for u in unknown)}"
+                f" (values of {path}: {', '.join(format_value(w) for w in present)})")
+        runs = [r for r in runs
+                if any(values_equal(get_config(r.resolved_config, path), a) for a in alts)]
+    return runs
+
+
+def pooled_axes(runs, axes, group_paths):
+    """The sweep axes (config paths) not among `group_paths` that take several values among
+    `runs`: each CDF line pools the runs of all their values."""
+    out = []
+    for a in axes:
+        if a in group_paths:
+            continue
+        vals = []
+        for r in runs:
+            x = get_config(r.resolved_config, a)
+            if not any(values_equal(x, w) for w in vals):
+                vals.append(x)
+        if len(vals) > 1:
+            out.append(a)
+    return out
 
 
 def figure_cdf(runs, lists=("geode_detection_times", "geode_removal_times"),
                group_paths=(names.GEODE_PROFILE, names.GEODE_MEMBER_TIMEOUT), arms=None,
-               size=None, title=None, notes=None, source="runs"):
+               size=None, title=None, notes=None, source="runs", where=None, axes=(),
+               axis_names=None):
     """Empirical CDFs of per-run lists (one panel per list role), one line per group of runs
-    with equal values at `group_paths` in their resolved configs (and per arm when several)."""
-    runs = list(runs)
+    with equal values at `group_paths` in their resolved configs (and per arm when several).
+
+    where: keeps the runs matching it (filter_runs). axes: the sweep's axes, when known: any of
+    them that varies among the runs kept but is not a group path is pooled into each line; the
+    figure's title and a note say so ("pooled over ..."). A note always says how many runs each
+    panel pools."""
+    runs = filter_runs(runs, where, source, axes, axis_names)
     if not runs:
         raise AnalysisInputError(f"{source}: no run results")
+    axis_names = axis_names or {}
+    pooled = pooled_axes(runs, axes, group_paths)
+    pooled_text = ", ".join(axis_names.get(a) or a for a in pooled)
+    sel = ""
+    if where:
+        sel = "; ".join(f"{k} = " + ", ".join(format_value(x) for x in
+                                               (v if isinstance(v, AnyOf) else [v]))
+                        for k, v in where.items())
     all_arms = []
     for r in runs:
         for a in r.arm_order:
@@ -513,27 +801,84 @@ def figure_cdf(runs, lists=("geode_detection_times", "geode_removal_times"),
         legend(axes[-1], loc="lower right")
     for gp in sorted(missing_cfg):
         _note(notes, f"some runs have no {gp} in their resolved config (grouped as \"?\")")
+    _note(notes, f"figure cdf: {len(runs)} run(s)" + (f" with {sel}" if sel else "") +
+                 "; each line pools the per-run lists of the runs with equal " +
+                 (", ".join(group_paths) or "(nothing: one line)") +
+                 (f", across every value of {pooled_text} (select values with --where or "
+                  f"split them with --group-path)" if pooled else ""))
     if per_run_means:
         title = (f"{title} " if title else "") + "(includes per-run means, not single events)"
+    if sel:
+        title = f"{title} ({sel})" if title else sel
+    if pooled:
+        title = (f"{title} " if title else "") + f"(pooled over {pooled_text})"
     if title:
         fig.suptitle(title)
     return fig
 
 
+def _split_top_level(text):
+    """Splits at commas outside brackets, braces and double quotes."""
+    parts, depth, quoted, cur, escaped = [], 0, False, "", False
+    for c in text:
+        if quoted:
+            cur += c
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                quoted = False
+            continue
+        if c == '"':
+            quoted = True
+        elif c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        cur += c
+    parts.append(cur)
+    return parts
+
+
+def _where_value(text):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text.strip()
+
+
 def parse_where(items):
-    """["$.a=1", "$.b=wiki"] -> {"$.a": 1, "$.b": "wiki"} (values parsed as JSON if they can be)."""
+    """["$.a=1", "b=wiki,paper", "$.a=2"] -> {"$.a": AnyOf(1, 2), "b": AnyOf("wiki", "paper")}.
+
+    AXIS is a path or an axis name. The value text is one JSON value if it parses as one
+    (`[1,2]` is an array value, `"a,b"` a string); otherwise it is split at top-level commas into
+    alternatives, each JSON if it parses, else text (`wiki,paper`, `1,2`). Repeating an axis
+    adds alternatives (OR); a single value stays a plain value."""
     out = {}
     for item in items or []:
         if "=" not in item:
-            raise AnalysisInputError(f"--where {item}: expected PATH=VALUE")
+            raise AnalysisInputError(f"--where {item}: expected AXIS=VALUE (or AXIS=V1,V2)")
         path, text = item.split("=", 1)
+        path = path.strip()
+        if not path:
+            raise AnalysisInputError(f"--where {item}: no axis before '='")
         try:
-            value = json.loads(text)
+            values = [json.loads(text)]
         except json.JSONDecodeError:
-            value = text
-        out[path.strip()] = value
+            values = [_where_value(t) for t in _split_top_level(text)]
+        if any(isinstance(v, str) and v == "" for v in values):
+            raise AnalysisInputError(f"--where {item}: an empty value")
+        prev = out.get(path)
+        if prev is not None:
+            values = (list(prev) if isinstance(prev, AnyOf) else [prev]) + values
+        out[path] = values[0] if len(values) == 1 else AnyOf(values)
     return out
 
 
 __all__ = ["figure_loadsharing", "figure_tradeoff", "figure_qos_tradeoff", "figure_geode_gc",
-           "figure_cdf", "choose_x_axis", "axis_label", "parse_where", "values_equal"]
+           "figure_cdf", "figure_metric", "filter_runs", "AnyOf", "choose_x_axis", "axis_label", "parse_where", "values_equal"]

@@ -4,7 +4,8 @@ Formats (written by the C++ side; see sim/run/run.h, sim/sweep/aggregate.h, sim/
 - run result: {"manifest": {scenario_name, scenario_hash, seed, replication, arm_order,
   resolved_config, ...}, "metrics": {"<arm>": {...}}, "run_stats": {...}}.
 - OUT/sweep.json: {"name", "axes": [path...], "reference_arm", "points": [{"index",
-  "params": {path: value}, "run_ids": [...]}], ...}.
+  "params": {path: value}, "run_ids": [...]}], ...}; "axis_names": {path: name} when the
+  sweep file names some axes (optional; names of paths that are not axes are ignored).
 - OUT/aggregate.jsonl: one object per row {point, params, arm, metric, n, mean, sd,
   ci95_half_width, reference_arm, diff_n, diff_mean, diff_sd, diff_ci95_half_width};
   OUT/aggregate.csv: columns point, <one per axis path>, arm, metric, n, mean, sd, ... (the
@@ -169,6 +170,7 @@ class SweepManifest:
     points: list
     reference_arm: Optional[str] = None
     raw: dict = field(default_factory=dict)
+    axis_names: dict = field(default_factory=dict)  # path -> the sweep file's axis "name"
 
 
 def load_manifest(out_dir):
@@ -201,8 +203,12 @@ def load_manifest(out_dir):
             raise AnalysisInputError(f"{where}: \"index\" must be an integer")
         points.append(SweepPoint(index, params, run_ids))
     ref = doc.get("reference_arm")
+    names = doc.get("axis_names", {})
+    if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
+        raise AnalysisInputError(f"{path}: \"axis_names\" must map axis paths to names")
+    names = {a: n for a, n in names.items() if a in axes and n}
     return SweepManifest(path, str(doc.get("name", "")), list(axes), points,
-                         ref if isinstance(ref, str) else None, doc)
+                         ref if isinstance(ref, str) else None, doc, names)
 
 
 # --- aggregates -------------------------------------------------------------------------------
@@ -325,13 +331,19 @@ def load_aggregate(path):
     if os.path.isdir(path):
         jsonl = os.path.join(path, "aggregate.jsonl")
         csv_path = os.path.join(path, "aggregate.csv")
-        axes = None
+        axes, names = None, {}
         if os.path.exists(os.path.join(path, "sweep.json")):
-            axes = load_manifest(path).axes
+            manifest = load_manifest(path)
+            axes, names = manifest.axes, manifest.axis_names
         if os.path.exists(jsonl):
-            return load_aggregate_jsonl(jsonl, axes)
-        if os.path.exists(csv_path):
-            return load_aggregate_csv(csv_path)
+            table = load_aggregate_jsonl(jsonl, axes)
+        elif os.path.exists(csv_path):
+            table = load_aggregate_csv(csv_path)
+        else:
+            table = None
+        if table is not None:
+            table.axis_names = dict(names)
+            return table
         raise AnalysisInputError(f"{path}: neither aggregate.jsonl nor aggregate.csv (run "
                                  f"`fdsim sweep SWEEP --out {path} --aggregate-only`)")
     if path.endswith(".csv"):

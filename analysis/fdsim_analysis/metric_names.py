@@ -88,6 +88,14 @@ HEADLINE_ROLES = (
     "detection_time_mean",
 )
 
+# What the headline metric counts, said in the `summary` header (its definition in
+# docs/metrics.md, in a few words).
+HEADLINE_NOTES = {
+    "dynamic_failure_probability": "counts every task missed or lost per task arrived, "
+                                   "including tasks infeasible at arrival (execution time > "
+                                   "deadline; dynamic_failure_infeasible_ratio is that part)",
+}
+
 # --- Config paths (into manifest.resolved_config) ----------------------------------------
 GEODE_PROFILE = "$.membership.profile"
 GEODE_MEMBER_TIMEOUT = "$.membership.member_timeout_ms"

@@ -11,6 +11,10 @@ Contract:
 - summary_markdown() is the compact `summary` view: the headline metric (the first role of
   metric_names.HEADLINE_ROLES present, unless one is given) with its 95% CI [mean - h, mean + h],
   n, and the paired difference against the reference arm.
+- Axis columns are the axes that vary among the rows shown plus every axis a `where` selects
+  on (so a selection of one value is still shown), named by AggregateTable.axis_label() (the
+  sweep file's "name", else an unambiguous last key, else the full JSON path). The summary's
+  header line names the selection ("where name = v1, v2").
 - Multiplicity: wherever a table shows paired differences it also shows, per difference, the
   two-sided paired-t p-value and the Holm-adjusted p-value (multiplicity.py); the Holm family is
   every difference of that metric in the table (all points and arms shown), so a verdict read
@@ -76,6 +80,13 @@ def headline_metric(table):
         f"give --metric")
 
 
+def _shown_axes(sub, where):
+    """The varying axes and the axes selected on, in the table's axis order."""
+    selected = {sub.resolve_axis(a) for a in (where or {})}
+    varying = set(sub.varying_axes())
+    return [a for a in sub.axes if a in varying or a in selected]
+
+
 def metric_table(table, metrics, where=None, arms=None, diff=True, all_axes=False):
     """A Table with one row per (point, arm) and, per metric, its Estimate (and paired diff)."""
     paths = []
@@ -84,8 +95,8 @@ def metric_table(table, metrics, where=None, arms=None, diff=True, all_axes=Fals
         table.require_metric(p, role=m)
         paths.append(p)
     sub = table.select(where, arms)
-    axes = sub.axes if all_axes else (sub.varying_axes() or [])
-    columns = ["point"] + list(axes) + ["arm"]
+    axes = sub.axes if all_axes else _shown_axes(sub, where)
+    columns = ["point"] + [sub.axis_label(a) for a in axes] + ["arm"]
     estimate_columns = set()
     for p in paths:
         estimate_columns.add(len(columns))
@@ -192,8 +203,9 @@ def summary_markdown(table, metric=None, where=None, arms=None):
         role, path = metric, names.metric_path(metric)
         table.require_metric(path, role=metric)
     sub = table.select(where, arms)
-    axes = sub.varying_axes()
+    axes = _shown_axes(sub, where)
     label = names.label_of(role or path)
+    selection = sub.selection_text(where) if where else ""
     refs = sorted({r.reference_arm for r in sub.rows if r.metric == path and r.reference_arm})
     shown = [(point, params, arm, sub.row(point, arm, path)) for point, params in sub.points()
              for arm in sub.arms()]
@@ -202,8 +214,11 @@ def summary_markdown(table, metric=None, where=None, arms=None):
     lines = [f"{sub.source}: {label} [{path}], mean and 95% CI over replications (Student t); "
              f"\u0394 = arm \u2212 {refs[0] if len(refs) == 1 else 'reference arm'}, paired "
              f"over replications; p: paired t, two-sided; p (Holm): adjusted over the "
-             f"{sum(1 for x in pvals if x is not None)} differences of this table", ""]
-    cols = ["point"] + axes + ["arm", "mean", "95% CI", "n", "\u0394 (95% CI)", "p",
+             f"{sum(1 for x in pvals if x is not None)} differences of this table"
+             + (f"; where {selection}" if selection else "")
+             + (f"; {label} {names.HEADLINE_NOTES[role or path]}"
+                if (role or path) in names.HEADLINE_NOTES else ""), ""]
+    cols = ["point"] + [sub.axis_label(a) for a in axes] + ["arm", "mean", "95% CI", "n", "\u0394 (95% CI)", "p",
                                "p (Holm)"]
     lines.append("| " + " | ".join(cols) + " |")
     lines.append("|" + "|".join("---" for _ in cols) + "|")

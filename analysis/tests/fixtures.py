@@ -60,8 +60,9 @@ def write_aggregate_files(out_dir, table):
         f.write("\n".join(lines) + "\n")
 
 
-def write_sweep(out_dir, axes, points, make_run, replications):
-    """A sweep output: points is a list of param dicts; make_run(params, rep) -> run doc."""
+def write_sweep(out_dir, axes, points, make_run, replications, axis_names=None):
+    """A sweep output: points is a list of param dicts; make_run(params, rep) -> run doc;
+    axis_names ({path: name}) as sweep.json records named axes."""
     manifest_points = []
     paths = []
     for i, params in enumerate(points):
@@ -73,10 +74,12 @@ def write_sweep(out_dir, axes, points, make_run, replications):
             write_json(path, make_run(params, rep))
             paths.append(path)
         manifest_points.append({"index": i, "params": params, "run_ids": ids})
-    write_json(os.path.join(out_dir, "sweep.json"),
-               {"fdsim_version": "0.1.0", "name": "fixture", "source": "sweeps/fixture.json",
-                "scenario_source": "base.json", "reference_arm": None, "axes": axes,
-                "points": manifest_points, "distinct_runs": len(paths), "sweep": {}})
+    manifest = {"fdsim_version": "0.1.0", "name": "fixture", "source": "sweeps/fixture.json",
+                "scenario_source": "base.json", "reference_arm": None, "axes": axes}
+    if axis_names:
+        manifest["axis_names"] = axis_names
+    manifest.update(points=manifest_points, distinct_runs=len(paths), sweep={})
+    write_json(os.path.join(out_dir, "sweep.json"), manifest)
     runs = [load_run(p) for p in paths]
     table = aggregate_runs(runs, axes)
     write_aggregate_files(out_dir, table)
@@ -170,3 +173,35 @@ def write_geode_sweep(out_dir, replications=2, with_lists=True):
                        lambda params, rep: geode_run(params[GEODE_AXES[0]],
                                                      params[GEODE_AXES[1]], rep, with_lists),
                        replications)
+
+
+# --- a GC-pause study with three axes (one a bare unit), for names, --where and facets ------
+PAUSE_AXIS = "$.faults[0].pause.ms"
+PROFILE_AXIS = "$.membership.profile"
+PAUSE_AXES = [PAUSE_AXIS, PROFILE_AXIS, LS_AXIS]
+
+
+def pause_run(params, rep):
+    """Load-sharing and Geode metrics that depend on all three axes (known exactly)."""
+    pause, profile, load = params[PAUSE_AXIS], params[PROFILE_AXIS], params[LS_AXIS]
+    k = 1.0 if profile == "wiki" else 2.0
+    metrics = {}
+    for arm, f in (("fixed", 1.0), ("phi", 0.5)):
+        metrics[arm] = {"dynamic_failure_ratio": f * k * load * pause / 1000.0 + 0.001 * rep,
+                        "detection_removal_s": {"mean": f * (5 + pause / 100.0) + 0.01 * rep,
+                                                "count": 1,
+                                                "samples_s": [f * (5 + pause / 100.0)]},
+                        "false_removals_count": k * pause / 100.0 * f + rep}
+    cfg = {"faults": [{"pause": {"ms": pause}}],
+           "membership": {"profile": profile, "member_timeout_ms": 5000,
+                          "neighbour_check": [{"name": "fixed"},
+                                              {"name": "phi",
+                                               "detector": {"kind": "phi_accrual"}}]},
+           "workload": {"arrival_rate_per_s": load}}
+    return run_doc(cfg, metrics, rep, scenario_hash=f"p{pause}{profile}{load}")
+
+
+def write_pause_sweep(out_dir, axis_names=None, replications=2):
+    points = [{PAUSE_AXIS: p, PROFILE_AXIS: pr, LS_AXIS: x}
+              for p in (100, 500) for pr in ("wiki", "current") for x in (0.5, 0.9)]
+    return write_sweep(out_dir, PAUSE_AXES, points, pause_run, replications, axis_names)

@@ -59,8 +59,10 @@ class Cli(unittest.TestCase):
             lines = f.read().splitlines()
         self.assertEqual(len(lines), 1 + 3)
         cells = lines[1].split(",")
-        self.assertEqual(cells[:2], ["2", "none"])
-        self.assertAlmostEqual(float(cells[2]), 10.1)
+        # The axis selected on is a column (named by its last key), though it has one value.
+        self.assertEqual(lines[0].split(",")[:3], ["point", "arrival_rate_per_s", "arm"])
+        self.assertEqual(cells[:3], ["2", "0.9", "none"])
+        self.assertAlmostEqual(float(cells[3]), 10.1)
 
     def test_metrics_lists_names_and_roles(self):
         code, out, err = self.run_cli("metrics", "--sweep", self.ls)

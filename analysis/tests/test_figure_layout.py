@@ -109,7 +109,8 @@ class FigureOptions(unittest.TestCase):
         fixtures.write_geode_sweep(self.out)
         s = load_sweep(self.out)
         table = attach_point_configs(s.aggregate, s)
-        fig = figure_tradeoff(table, "detection_removal_s.mean", "false_removals_count")
+        fig = figure_tradeoff(table, "detection_removal_s.mean", "false_removals_count",
+                              split_by=["$.membership.profile"])
         self.assertEqual(fig.axes[0].get_ylim()[0], 0.0)
 
     def test_cdf_title_says_when_per_run_means_stand_in(self):

@@ -104,7 +104,10 @@ class LoadSharingFigure(FigureTest):
 
     def test_two_varying_axes_need_where(self):
         table, _ = self.sweep(fixtures.write_geode_sweep)
-        with self.assertRaisesRegex(AnalysisInputError, "fix them with --where"):
+        with self.assertRaisesRegex(AnalysisInputError,
+                                    r"axis profile \(\$\.membership\.profile\) varies besides "
+                                    r"the x axis member_timeout_ms: fix it with --where "
+                                    r"AXIS=VALUE .* --facet AXIS \(e\.g\. --facet profile\)"):
             figure_loadsharing(table, metric="geode_false_removals",
                                x_axis="$.membership.member_timeout_ms")
         with self.assertRaisesRegex(AnalysisInputError, "non-numeric"):
@@ -148,7 +151,7 @@ class QosFigure(FigureTest):
         self.assertEqual(zero_marks[0].get_ydata()[0], ax.get_ylim()[0])
         self.assertEqual(notes, [])
 
-    def test_axes_varying_independently_along_a_curve_are_noted_zipped_ones_not(self):
+    def test_axes_varying_independently_along_a_curve_are_refused_zipped_ones_not(self):
         grid = [{"$.a": a, "$.b": b} for a in (1, 2) for b in (10, 20)]
         zipped = [{"$.a": 1, "$.b": 10}, {"$.a": 2, "$.b": 20}]
         for points, expected in ((grid, 1), (zipped, 0)):
@@ -161,9 +164,19 @@ class QosFigure(FigureTest):
                 return doc
             fixtures.write_sweep(out, ["$.a", "$.b"], points, make_run, 2)
             s = load_sweep(out)
-            notes = []
-            figure_qos_tradeoff(attach_point_configs(s.aggregate, s), notes=notes)
-            self.assertEqual(sum("vary along each curve" in n for n in notes), expected)
+            table = attach_point_configs(s.aggregate, s)
+            if expected:
+                # The one rule: refused with the fix, never a zig-zag with a note.
+                with self.assertRaisesRegex(AnalysisInputError,
+                                            r"axis b \(\$\.b\) varies besides a along the "
+                                            r"curve of phi .*--where AXIS=VALUE.*--facet b"):
+                    figure_qos_tradeoff(table)
+                fig = figure_qos_tradeoff(table, facet="b")
+                self.assertEqual([ax.get_title() for ax in fig.axes if ax.get_visible()],
+                                 ["b = 10", "b = 20"])
+                figure_qos_tradeoff(table, where={"$.b": 10})
+            else:
+                figure_qos_tradeoff(table)
 
     def test_arms_of_one_scenario_group_by_detector_kind(self):
         out = os.path.join(self.dir, "single")
@@ -223,7 +236,10 @@ class CdfFigure(FigureTest):
         fig = figure_cdf(runs, lists=("geode_removal_times",), arms=["fixed"], notes=notes)
         line = data_lines(fig.axes[0])[0]
         self.assertEqual(list(line.get_xdata()), [4.0, 4.0, 5.0, 6.0])
-        self.assertEqual(len(notes), 1)
+        self.assertEqual(len(notes), 2)
+        self.assertEqual(notes[1], "figure cdf: 3 run(s); each line pools the per-run lists of "
+                                   "the runs with equal $.membership.profile, "
+                                   "$.membership.member_timeout_ms")
 
     def test_no_list_anywhere_is_an_error(self):
         _, sweep = self.sweep(fixtures.write_ls_sweep)

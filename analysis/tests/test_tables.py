@@ -141,7 +141,8 @@ class Tables(unittest.TestCase):
         summary = summary_markdown(t).splitlines()
         self.assertIn("P(dynamic failure) [dynamic_failure_ratio]", summary[0])
         self.assertIn("\u0394 = arm \u2212 none", summary[0])
-        self.assertEqual(summary[2], "| point | $.workload.arrival_rate_per_s | arm | mean | "
+        # The axis is shown by its last key: no other axis ends in it, and it is not a unit.
+        self.assertEqual(summary[2], "| point | arrival_rate_per_s | arm | mean | "
                                      "95% CI | n | \u0394 (95% CI) | p | p (Holm) |")
         self.assertEqual(summary[4], "| 0 | 0.5 | none | 0.25 | [0.1258, 0.3742] | 3 | "
                                      "(reference) |  |  |")
@@ -151,9 +152,13 @@ class Tables(unittest.TestCase):
                                      "-0.05 ± 0.02484 | 0.0131 | 0.0131 |")
         self.assertEqual(summary[7], "| 1 | 0.9 | oracle | 0.3 | n/a | 1 | -0.2 |  |  |")
         self.assertIn("adjusted over the 1 differences", summary[0])
+        # The default metric says what it counts (issue 28).
+        self.assertIn("P(dynamic failure) counts every task missed or lost per task arrived, "
+                      "including tasks infeasible at arrival", summary[0])
         md = to_markdown(metric_table(t, ["dynamic_failure_probability"],
                                       where={"$.workload.arrival_rate_per_s": 0.9}))
-        self.assertIn("| 1 | oracle | 0.3 (n=1) | -0.2 (n=1) |  |  | none |", md)
+        # The selected axis keeps its column, with the value selected.
+        self.assertIn("| 1 | 0.9 | oracle | 0.3 (n=1) | -0.2 (n=1) |  |  | none |", md)
 
     def test_summary_without_headline_metric_asks_for_one(self):
         with self.assertRaisesRegex(AnalysisInputError, "give --metric"):
@@ -166,7 +171,9 @@ class Tables(unittest.TestCase):
             t = fixtures.write_ls_sweep(d, replications=2)
         with self.assertRaisesRegex(AnalysisInputError, "not an axis"):
             t.select({"$.nope": 1})
-        with self.assertRaisesRegex(AnalysisInputError, "no point matches"):
+        with self.assertRaisesRegex(AnalysisInputError,
+                                    r"--where arrival_rate_per_s: no point has 0\.6 \(values of "
+                                    r"\$\.workload\.arrival_rate_per_s: 0\.5, 0\.7, 0\.9\)"):
             t.select({fixtures.LS_AXIS: 0.6})
         with self.assertRaisesRegex(AnalysisInputError, "unknown arm"):
             t.select(arms=["ghost"])

@@ -68,14 +68,47 @@ DiagnosisKind diagnosis_of(const std::string& s) {
 // periodic arm (fixed_periodic, oracle_periodic, periodic_no_diagnosis) and of fixed_on_silence
 // (at most one broadcast per period and node besides the state changes): every node broadcasts
 // to its buddies every period, estimate = nodes.count x buddy_size / period.
+const std::vector<std::string> kDiagnoses = {
+    "none",           "fixed",          "fixed_periodic",        "fixed_on_silence",
+    "oracle",         "oracle_extra",   "oracle_periodic",       "periodic_no_diagnosis",
+    "geode_ring",     "hou_shin",       "hou_shin_extra"};
+
+// A key of an arm that only some diagnoses read (timeout_ms, period_ms, alpha), given on an arm
+// whose diagnosis does not: one problem naming the diagnoses that take it, instead of a bare
+// "unknown key" (issue 28). `takes` tells whether an arm of a diagnosis reads the key.
+void refuse_inapplicable(ObjectReader& a, const std::string& diagnosis, const char* key,
+                         bool (*takes)(const ArmConfig&)) {
+  if (!a.has(key)) return;
+  std::string list;
+  for (const auto& d : kDiagnoses) {
+    ArmConfig probe;
+    probe.diagnosis = diagnosis_of(d);
+    if (takes(probe)) list += (list.empty() ? "" : ", ") + d;
+  }
+  a.consume(key);
+  a.error(key, std::string("unknown key for diagnosis \"") + diagnosis + "\": only " + list +
+                   " take " + key);
+}
+
+bool takes_timeout(const ArmConfig& arm) { return arm.fixed_silence(); }
+bool takes_period(const ArmConfig& arm) { return arm.sends_periodic() || arm.sends_on_silence(); }
+bool takes_alpha(const ArmConfig& arm) { return arm.needs_t_out(); }
+
 ArmConfig parse_arm(ObjectReader& a, size_t node_count, size_t buddy_size) {
   ArmConfig arm;
   arm.name = a.required_string("name");
   if (a.has("name") && arm.name.empty()) a.error("name", "expected a non-empty string");
-  arm.diagnosis = diagnosis_of(a.required_enumeration(
+  const std::string diagnosis = a.required_enumeration(
       "diagnosis", {"none", "fixed", "fixed_periodic", "fixed_on_silence", "oracle",
                     "oracle_extra", "oracle_periodic", "periodic_no_diagnosis", "geode_ring",
-                    "hou_shin", "hou_shin_extra"}));
+                    "hou_shin", "hou_shin_extra"});  // kDiagnoses
+  arm.diagnosis = diagnosis_of(diagnosis);
+  if (a.has("diagnosis") && std::find(kDiagnoses.begin(), kDiagnoses.end(), diagnosis) !=
+                                kDiagnoses.end()) {
+    if (!takes_timeout(arm)) refuse_inapplicable(a, diagnosis, "timeout_ms", takes_timeout);
+    if (!takes_period(arm)) refuse_inapplicable(a, diagnosis, "period_ms", takes_period);
+    if (!takes_alpha(arm)) refuse_inapplicable(a, diagnosis, "alpha", takes_alpha);
+  }
   if (arm.fixed_silence()) {
     const double t_ms = a.required_positive("timeout_ms", 0.0, 1e12);
     arm.timeout = Duration::from_ms(t_ms);

@@ -284,7 +284,9 @@ void add_trace_command(CLI::App& app, int& exit_code) {
       sub->add_flag("--plantuml", args->plantuml, "Print a PlantUML sequence diagram on stdout");
   sub->add_option("--perfetto", args->perfetto,
                   "Write Chrome trace-event JSON to this file (opens in ui.perfetto.dev): one "
-                  "track per node, messages as flows, decisions as instants")
+                  "track per node, messages as flows, decisions as instants; pauses, sick, "
+                  "starved and down periods, partitions and each member's time in the view as "
+                  "spans on tracks of their own. Needs --arm when the trace holds several arms")
       ->excludes(puml);
   sub->add_option("--members", args->members, "Only these nodes (e.g. --members 0,1,4)")
       ->delimiter(',')
@@ -294,8 +296,10 @@ void add_trace_command(CLI::App& app, int& exit_code) {
   args->to_opt = sub->add_option("--to-s", args->to_s, "End of the time window (s)")
                      ->check(CLI::Range(0.0, 1e9));
   args->arm_opt = sub->add_option("--arm", args->arm,
-                                  "Only the records of this arm (required with --plantuml when "
-                                  "the trace holds several arms)");
+                                  "Only the records of this arm. Each arm of a multi-arm scenario "
+                                  "is a simulation of its own, so --plantuml and --perfetto "
+                                  "need it when the trace holds several arms (exit 2 otherwise); "
+                                  "the summary without it counts the records of every arm");
   sub->add_flag("--no-notes", args->no_notes,
                 "PlantUML: leave out decisions and timeouts (notes); draw messages only");
   sub->add_flag("--full-names", args->full_names,

@@ -12,6 +12,7 @@
 #include "sim/run/run_stats.h"
 #include "sim/run/scenario_loader.h"
 #include "sim/run/simulation.h"
+#include "fdsim_build_info.h"  // generated: FDSIM_BUILD_COMPILER_ID, ..._VERSION, ..._CXX_FLAGS
 #include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 namespace fdsim::run {
@@ -167,6 +168,11 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
 
   json manifest = {{"fdsim_version", FDSIM_VERSION},
                    {"git_revision", FDSIM_GIT_REVISION},
+                   // How the binary was built (informational: not part of the run's identity).
+                   {"build", {{"compiler_id", FDSIM_BUILD_COMPILER_ID},
+                              {"compiler_version", FDSIM_BUILD_COMPILER_VERSION},
+                              {"build_type", FDSIM_BUILD_TYPE},
+                              {"cxx_flags", FDSIM_BUILD_CXX_FLAGS}}},
                    {"scenario_name", s.top.name},
                    {"scenario_hash", scenario_hash(s.resolved)},
                    {"seed", s.top.seed},

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace fdsim::run {
 
@@ -42,6 +43,118 @@ ordered_json args_of(const json& r) {
 // Microseconds, exact to the nanosecond (a double holds every integer below 2^53 ns exactly,
 // and t_ns / 1000 is printed in shortest round-trip form).
 double micros(int64_t t_ns) { return double(t_ns) / 1000.0; }
+
+// Span kinds: start records, end records, the span's name and its track's name suffix.
+struct SpanKind {
+  const char* name;    // slice name, e.g. "paused"
+  const char* track;   // track name suffix, e.g. "faults"
+  std::vector<std::string> starts, ends;
+  bool global = false;  // on the "global" track, matched by the record's fields (a, b, ...)
+};
+
+const std::vector<SpanKind>& span_kinds() {
+  // One track per span kind, so that spans on a track never overlap (a start while its span
+  // is open is ignored: a second view_installed does not restart "in view").
+  static const std::vector<SpanKind> kinds = {
+      {"down", "down", {"crash"}, {"recover"}},
+      {"paused", "paused", {"pause"}, {"resume"}},
+      {"sick", "sick", {"sick"}, {"sick_end"}},
+      {"playing dead", "playing dead", {"play_dead"}, {"play_dead_end"}},
+      {"starved", "starved", {"starve"}, {"starve_end"}},
+      {"in view", "in view", {"view_installed"},
+       {"removed_from_view", "forced_disconnect", "crash"}},
+      {"partition", "partitions", {"partition"}, {"heal"}, true},
+      {"loss burst", "loss bursts", {"loss_burst"}, {"loss_burst_end"}, true},
+      {"delay spike", "delay spikes", {"delay_spike"}, {"delay_spike_end"}, true},
+  };
+  return kinds;
+}
+
+// What pairs a global start with its end: the node lists ("a", "b" of a partition; "from",
+// "to" of a burst or spike).
+std::string span_match_key(const json& r) {
+  std::string key;
+  for (const char* f : {"a", "b", "from", "to"})
+    if (r.contains(f)) key += std::string(f) + "=" + r[f].dump() + ";";
+  return key;
+}
+
+}  // namespace
+
+namespace {
+
+// The spans (module contract) of the kept records, appended to `events`: complete events
+// (ph "X") on their own tracks, one per (node, track suffix), named "node N: state" etc.
+void append_spans(const std::vector<const json*>& kept, int64_t global_pid, bool windowed,
+                  ordered_json& events) {
+  if (kept.empty()) return;
+  const int64_t window_start = (*kept.front())["t_ns"].get<int64_t>();
+  int64_t window_end = window_start;
+  for (const json* r : kept) window_end = std::max(window_end, (*r)["t_ns"].get<int64_t>());
+  // Track suffixes in first-use order of span_kinds(): tid = pid + (index + 1) * stride, unique
+  // across processes (stride > every pid).
+  std::vector<std::string> suffixes;
+  for (const auto& k : span_kinds())
+    if (std::find(suffixes.begin(), suffixes.end(), k.track) == suffixes.end())
+      suffixes.push_back(k.track);
+  const int64_t stride = global_pid + 1;
+  auto tid_of = [&](int64_t pid, const std::string& suffix) {
+    const auto at = std::find(suffixes.begin(), suffixes.end(), suffix) - suffixes.begin();
+    return pid + (int64_t(at) + 1) * stride;
+  };
+  struct Open {
+    int64_t start_ns;
+    ordered_json args;
+  };
+  // (pid, span kind index, match key) -> the open span.
+  std::map<std::tuple<int64_t, size_t, std::string>, Open> open;
+  std::set<std::pair<int64_t, std::string>> tracks;
+  ordered_json spans = ordered_json::array();
+  auto emit = [&](int64_t pid, size_t k, int64_t from_ns, int64_t to_ns, ordered_json args) {
+    const SpanKind& kind = span_kinds()[k];
+    tracks.insert({pid, kind.track});
+    spans.push_back(ordered_json{{"ph", "X"}, {"name", kind.name}, {"cat", "span"},
+                                 {"pid", pid}, {"tid", tid_of(pid, kind.track)},
+                                 {"ts", micros(from_ns)}, {"dur", micros(to_ns - from_ns)},
+                                 {"args", std::move(args)}});
+  };
+  for (const json* rp : kept) {
+    const json& r = *rp;
+    const std::string& kind = r["kind"].get_ref<const std::string&>();
+    const bool has_node = r.contains("node") && is_node(r["node"]);
+    const int64_t pid = has_node ? int64_t(r["node"].get<NodeId>()) + 1 : global_pid;
+    const int64_t t = r["t_ns"].get<int64_t>();
+    for (size_t k = 0; k < span_kinds().size(); ++k) {
+      const SpanKind& sk = span_kinds()[k];
+      if (sk.global == has_node) continue;
+      const std::string key = sk.global ? span_match_key(r) : "";
+      const auto id = std::make_tuple(pid, k, key);
+      if (contains(sk.ends, kind)) {
+        auto it = open.find(id);
+        if (it != open.end()) {
+          emit(pid, k, it->second.start_ns, t, std::move(it->second.args));
+          open.erase(it);
+        } else if (windowed && kind == sk.ends.front() && !contains(sk.starts, kind)) {
+          // Begun before the time window (--from-s): from the window's start. Only the main
+          // end record (a crash ends "in view" only when the member is in the view).
+          emit(pid, k, window_start, t, ordered_json{{"begun_before_window", true}});
+        }
+      }
+      if (contains(sk.starts, kind) && !open.count(id)) open[id] = Open{t, args_of(r)};
+    }
+  }
+  for (auto& [id, o] : open) {  // still going at the end: to the last record's time
+    o.args["open_at_end"] = true;
+    emit(std::get<0>(id), std::get<1>(id), o.start_ns, window_end, std::move(o.args));
+  }
+  for (const auto& [pid, suffix] : tracks) {
+    const std::string node = pid == global_pid ? "global" : "node " + std::to_string(pid - 1);
+    events.push_back(ordered_json{{"ph", "M"}, {"name", "thread_name"}, {"pid", pid},
+                                  {"tid", tid_of(pid, suffix)},
+                                  {"args", {{"name", node + ": " + suffix}}}});
+  }
+  for (auto& e : spans) events.push_back(std::move(e));
+}
 
 }  // namespace
 
@@ -127,6 +240,7 @@ ordered_json trace_to_perfetto(const std::vector<json>& records, const PerfettoO
                                   {"cat", is_message_kind(kind) ? "message" : "decision"},
                                   {"pid", pid}, {"tid", pid}, {"ts", ts}, {"args", args_of(r)}});
   }
+  append_spans(kept, global_pid, o.from_s.has_value(), events);
   ordered_json doc;
   doc["displayTimeUnit"] = "ns";
   doc["traceEvents"] = std::move(events);

@@ -18,6 +18,18 @@
 // - every other record ("drop", "probe_result", suspicions, removals, view changes, faults,
 //   ...) is an instant event (ph "i", s "t") on its node's track: name = kind, cat "message"
 //   for drop/probe_result else "decision", args = the record's own fields.
+// - Spans (complete events, ph "X", cat "span", args = the start record's fields) for the
+//   periods between a start and an end record, each kind on its own track of the node's
+//   process (thread "node N: <track>"; tid = pid + k * (largest pid + 1), unique): "down"
+//   crash..recover, "paused" pause..resume, "sick" sick..sick_end, "playing dead"
+//   play_dead..play_dead_end, "starved" starve..starve_end, "in view" from a member's
+//   view_installed to its removed_from_view, forced_disconnect or crash; on the "global"
+//   process "partition" partition..heal, "loss burst" and "delay spike" (a start and an end
+//   pair by their node lists a, b, from, to). A span still open at the last record kept ends
+//   there (arg open_at_end: true); with from_s, a main end record (the first listed: resume,
+//   sick_end, heal, removed_from_view, ...) whose start lies before the window starts at the
+//   first record kept (arg begun_before_window: true); other unmatched ends are ignored. The start and end records also
+//   stay as instants. Spans follow every other event, in start-record order of their end.
 // Filters, as in trace_plantuml.h: records outside [from_s, to_s] and records of message types
 // in hide_messages (full names) or of kinds in hide_kinds are left out; with `members`
 // non-empty only records whose node (and, for messages, from and to) are members are kept.

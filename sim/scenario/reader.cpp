@@ -602,15 +602,24 @@ void ObjectReader::finish() {
   finished_ = true;
   if (obj_ == nullptr) return;
   std::vector<std::string> known;  // keys read but not given: the candidates of a typo
+  std::vector<std::string> given;  // keys read and given: a typo may repeat one of them
   bool known_listed = false;
   for (auto it = obj_->begin(); it != obj_->end(); ++it) {
     if (consumed_.find(it.key()) != consumed_.end()) continue;
     if (!known_listed) {
       for (const auto& k : consumed_)
-        if (obj_->find(k) == obj_->end()) known.push_back(k);
+        (obj_->find(k) == obj_->end() ? known : given).push_back(k);
       known_listed = true;
     }
-    diag_.add(child_path(it.key()), unknown_key_message(it.key(), known));
+    std::string message = unknown_key_message(it.key(), known);
+    // No absent key is close, but a given one is ("timeout_ms" and "timeuot_ms" both in the
+    // file): still name it, so that the stray copy is recognised (issue 28).
+    if (message == "unknown key") {
+      const std::string close = suggest(it.key(), given);
+      if (!close.empty())
+        message = "unknown key (did you mean '" + close + "'? it is given too: remove one)";
+    }
+    diag_.add(child_path(it.key()), message);
   }
 }
 

@@ -274,12 +274,18 @@ struct SchemaBuilder {
         props[key] = field(path, key, m);
         if (m.spec.required) required.push_back(key);
       }
-      ordered_json then = {{"properties", props}};
+      // The keys this variant allows, checked apart from their values: with
+      // "unevaluatedProperties": false instead, a bad value (timeout_ms: -5) failed the branch,
+      // which then evaluated nothing, so the key was also reported as "unexpected" (issue 28:
+      // the messages cascaded). propertyNames names only keys that are really unknown.
+      ordered_json names = ordered_json::array({d});
+      for (const auto& [key, m] : fields)
+        if (key != d) names.push_back(key);
+      ordered_json then = {{"properties", props}, {"propertyNames", {{"enum", names}}}};
       if (!required.empty()) then["required"] = required;
       branches.push_back({{"if", cond}, {"then", then}});
     }
     s["allOf"] = branches;
-    s["unevaluatedProperties"] = false;
     return s;
   }
 };

@@ -119,7 +119,10 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
   plan.scenario_source = spec.scenario_source;
   plan.sweep_doc = spec.doc;
   for (const auto& g : spec.groups)
-    for (const auto& a : g.axes) plan.axis_paths.push_back(a.path.text());
+    for (const auto& a : g.axes) {
+      plan.axis_paths.push_back(a.path.text());
+      plan.axis_names.push_back(a.name);
+    }
   auto problem = [&](const std::string& msg) { out.problems.push_back(spec.source + ": " + msg); };
 
   size_t total = 1;
@@ -254,6 +257,13 @@ ordered_json plan_manifest(const SweepPlan& plan, const std::optional<std::strin
   m["scenario_source"] = plan.scenario_source;
   m["reference_arm"] = reference_arm ? ordered_json(*reference_arm) : ordered_json(nullptr);
   m["axes"] = plan.axis_paths;
+  if (std::any_of(plan.axis_names.begin(), plan.axis_names.end(),
+                  [](const std::string& n) { return !n.empty(); })) {
+    ordered_json names = ordered_json::object();
+    for (size_t a = 0; a < plan.axis_paths.size() && a < plan.axis_names.size(); ++a)
+      if (!plan.axis_names[a].empty()) names[plan.axis_paths[a]] = plan.axis_names[a];
+    m["axis_names"] = std::move(names);
+  }
   ordered_json points = ordered_json::array();
   for (size_t p = 0; p < plan.points.size(); ++p) {
     ordered_json params = ordered_json::object();
@@ -296,6 +306,23 @@ std::optional<ManifestPlan> plan_from_manifest(const json& m, std::string* error
   for (const auto& a : m["axes"]) {
     if (!a.is_string()) return fail("\"axes\" must hold strings");
     plan.axis_paths.push_back(a.get<std::string>());
+  }
+  // Optional (sweeps with named axes): {path: name}; a name of another path is ignored.
+  plan.axis_names.assign(plan.axis_paths.size(), "");
+  if (m.contains("axis_names")) {
+    if (!m["axis_names"].is_object()) return fail("\"axis_names\" must be an object");
+    for (size_t a = 0; a < plan.axis_paths.size(); ++a) {
+      if (!m["axis_names"].contains(plan.axis_paths[a])) continue;
+      const json& n = m["axis_names"][plan.axis_paths[a]];
+      if (!n.is_string() || n.get<std::string>().size() > kMaxAxisNameLength)
+        return fail("\"axis_names\" must map axis paths to names (strings of at most " +
+                    std::to_string(kMaxAxisNameLength) + " characters)");
+      plan.axis_names[a] = n.get<std::string>();
+      for (size_t b = 0; b < a; ++b)
+        if (!plan.axis_names[a].empty() && plan.axis_names[b] == plan.axis_names[a])
+          return fail("\"axis_names\" gives " + plan.axis_paths[b] + " and " +
+                      plan.axis_paths[a] + " the same name");
+    }
   }
   for (size_t p = 0; p < m["points"].size(); ++p) {
     const json& jp = m["points"][p];

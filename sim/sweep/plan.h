@@ -49,6 +49,10 @@ struct SweepPlan {
   std::string scenario_source;  // source name handed to run::execute
   nlohmann::json sweep_doc;
   std::vector<std::string> axis_paths;  // every axis, zip members in order
+  // The axes' "name"s, parallel to axis_paths ("" for an unnamed axis). The manifest holds
+  // them as "axis_names": {path: name} only when some axis is named (manifests of sweeps
+  // without names stay as they were); they never enter run identities.
+  std::vector<std::string> axis_names;
   std::vector<PlannedPoint> points;
   std::vector<PlannedRun> runs;
 };

@@ -25,6 +25,10 @@ const std::vector<scenario::FieldDoc>& sweep_field_docs() {
       {"sweep", "<axis>.path", "", "", "",
        "where the values go in the base scenario: \"$.a.b[2].c\" (docs/sweeps.md); it must "
        "exist there and not overlap another axis"},
+      {"sweep", "<axis>.name", "", "none: labelled by its path", "identifier, unique",
+       "a short name of the axis for exports, tables and figure legends (fdsim export "
+       "columns, fdsim-analysis --where/--facet/--x); letters, digits and '_', at most 64 "
+       "characters, not a fixed export column; it does not change the runs"},
       {"sweep", "<axis>.values", "", "", "",
        "the values of the axis: a non-empty list, a range or a geometric range"},
       {"sweep", "<zip>.zip", "", "", "",

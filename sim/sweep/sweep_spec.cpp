@@ -1,5 +1,6 @@
 #include "sim/sweep/sweep_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -103,6 +104,26 @@ std::optional<std::vector<json>> expand_range(scenario::ObjectReader& r) {
     values.push_back(clean_value(v > to ? to : v, integral));
   }
   return values;
+}
+
+// Why `name` cannot name an axis ("" if it can): an identifier of at most kMaxAxisNameLength
+// characters that is not one of the tidy export's fixed columns (sim/sweep/tidy_export.h).
+std::string axis_name_problem(const std::string& name) {
+  const auto ident = [](char c, bool first) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           (!first && c >= '0' && c <= '9');
+  };
+  bool ok = !name.empty() && name.size() <= kMaxAxisNameLength;
+  for (size_t i = 0; ok && i < name.size(); ++i) ok = ident(name[i], i == 0);
+  if (!ok)
+    return "expected an identifier (a letter or '_', then letters, digits or '_'; at most " +
+           std::to_string(kMaxAxisNameLength) + " characters), got \"" +
+           (name.size() > 80 ? name.substr(0, 80) + "..." : name) + "\"";
+  for (const char* fixed : {"run_id", "point", "seed", "replication", "arm", "metric", "value"})
+    if (name == fixed)
+      return "\"" + name + "\" is a fixed column of fdsim export (run_id, point, seed, "
+             "replication, arm, metric, value): choose another name";
+  return "";
 }
 
 // Describes a field read raw (checked by hand below) for the schema recorder.
@@ -218,8 +239,26 @@ class SpecParser {
     } else {
       values_ok = true;
     }
+    const json* name_raw = a.raw("name");
+    std::string name = a.string("name", "");  // a non-string is reported here
+    if (name_raw != nullptr && name_raw->is_string()) {
+      const std::string why = axis_name_problem(name);
+      if (!why.empty()) {
+        a.error("name", why);
+        name.clear();
+      } else if (auto it = std::find(axis_names_.begin(), axis_names_.end(), name);
+                 it != axis_names_.end()) {
+        a.error("name", "\"" + name + "\" already names " +
+                            axis_name_where_[size_t(it - axis_names_.begin())] +
+                            ": each axis name may be used once");
+        name.clear();
+      } else {
+        axis_names_.push_back(name);
+        axis_name_where_.push_back(a.path());
+      }
+    }
     if (!path || !values_ok) return std::nullopt;
-    Axis axis{*path, {}};
+    Axis axis{*path, {}, name};
     if (expanded) {
       axis.values = std::move(*expanded);
     } else {
@@ -350,6 +389,7 @@ class SpecParser {
   const std::string& source_;
   scenario::Diagnostics diag_;
   std::vector<std::string> axis_where_;  // "$.axes[1]" / "$.axes[2].zip[0]", in axis order
+  std::vector<std::string> axis_names_, axis_name_where_;  // names given so far, and where
 };
 
 }  // namespace

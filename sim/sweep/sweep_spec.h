@@ -4,7 +4,8 @@
 //
 //   {"name": "timeouts", "description": "...",
 //    "base": "../examples/loadsharing.json"  (relative to the sweep file) or {inline scenario},
-//    "axes": [{"path": "$.load_sharing.arms[1].timeout_ms", "values": [100, 200, 400]},
+//    "axes": [{"path": "$.load_sharing.arms[1].timeout_ms", "values": [100, 200, 400],
+//              "name": "timeout_ms"},
 //             {"zip": [{"path": "$.network.latency.mean_ms", "values": [1, 10]},
 //                      {"path": "$.horizon_s", "values": [600, 3600]}]}],
 //    "replications": 10,
@@ -18,6 +19,7 @@
 //   must exist: "... does not exist in the base scenario"); the last key may be absent (an
 //   optional field), misspelt keys are then caught when each point is resolved;
 // - two axes writing the same place, or one inside the other;
+// - an axis "name" that is not an identifier, is used twice or is a fixed export column;
 // - constraint conditions with an unknown op, or neither/both of "value" and "other_path".
 // What it cannot check (the scenario validity of every point, constraint paths at each
 // point) is checked by make_plan() in plan.h.
@@ -37,9 +39,17 @@ namespace fdsim::sweep {
 // Most values an axis range ({"from", "to", "step"} or {"from", "to", "factor"}) may expand to.
 inline constexpr size_t kMaxRangeValues = 10000;
 
+// Longest axis name accepted.
+inline constexpr size_t kMaxAxisNameLength = 64;
+
 struct Axis {
   JsonPath path;
   std::vector<nlohmann::json> values;
+  // "name" of the axis ("" when absent): an identifier ([A-Za-z_][A-Za-z0-9_]*, at most
+  // kMaxAxisNameLength characters), unique among the sweep's axes and none of the tidy
+  // export's fixed columns. It labels the axis in exports, tables and legends; it never
+  // enters a run's identity.
+  std::string name;
 };
 
 // One dimension of the grid: a single axis, or a "zip" of axes varied together.

@@ -56,17 +56,28 @@ std::optional<std::string> name_at(const PathParts& pp, size_t level) {
   return join_from(pp, pp.key_positions[pp.key_positions.size() - level]);
 }
 
+// Units that say nothing on their own as a column name (the last key of "$.gc.pause.ms").
+const std::vector<std::string> kBareUnits = {"ms", "s", "us", "ns", "per_s", "ratio", "count",
+                                             "bytes"};
+
 bool is_fixed(const std::string& name) {
   return std::find(kFixedColumns.begin(), kFixedColumns.end(), name) != kFixedColumns.end();
 }
 
-// Indices whose name equals another's or a fixed column.
-std::set<size_t> clashing(const std::vector<std::string>& names) {
+bool is_bare_unit(const std::string& name) {
+  return std::find(kBareUnits.begin(), kBareUnits.end(), name) != kBareUnits.end();
+}
+
+// Indices (of unnamed axes: given[i] empty) whose name equals another's, a fixed column or a
+// given name, or is a bare unit.
+std::set<size_t> clashing(const std::vector<std::string>& names,
+                          const std::vector<std::string>& given) {
   std::map<std::string, size_t> count;
   for (const auto& n : names) ++count[n];
   std::set<size_t> out;
   for (size_t i = 0; i < names.size(); ++i)
-    if (count[names[i]] > 1 || is_fixed(names[i])) out.insert(i);
+    if (given[i].empty() && (count[names[i]] > 1 || is_fixed(names[i]) || is_bare_unit(names[i])))
+      out.insert(i);
   return out;
 }
 
@@ -107,17 +118,21 @@ const json& manifest_field(const json& doc, const char* key) {
 
 }  // namespace
 
-std::vector<std::string> tidy_param_names(const std::vector<std::string>& axis_paths) {
+std::vector<std::string> tidy_param_names(const std::vector<std::string>& axis_paths,
+                                          const std::vector<std::string>& given_names) {
+  std::vector<std::string> given = given_names;
+  given.resize(axis_paths.size());
   std::vector<PathParts> parts;
   std::vector<size_t> level(axis_paths.size(), 1);
   std::vector<std::string> names;
-  for (const auto& p : axis_paths) {
-    parts.push_back(path_parts(p));
-    names.push_back(name_at(parts.back(), 1).value_or(p));
+  for (size_t i = 0; i < axis_paths.size(); ++i) {
+    parts.push_back(path_parts(axis_paths[i]));
+    names.push_back(!given[i].empty() ? given[i]
+                                      : name_at(parts.back(), 1).value_or(axis_paths[i]));
   }
   for (;;) {
     bool grew = false;
-    for (size_t i : clashing(names)) {
+    for (size_t i : clashing(names, given)) {
       if (auto n = name_at(parts[i], level[i] + 1)) {
         ++level[i];
         names[i] = *n;
@@ -126,8 +141,8 @@ std::vector<std::string> tidy_param_names(const std::vector<std::string>& axis_p
     }
     if (!grew) break;
   }
-  for (size_t i : clashing(names)) names[i] = "param_" + join_from(parts[i], 0);
-  for (size_t i : clashing(names)) names[i] = axis_paths[i];
+  for (size_t i : clashing(names, given)) names[i] = "param_" + join_from(parts[i], 0);
+  for (size_t i : clashing(names, given)) names[i] = axis_paths[i];
   return names;
 }
 
@@ -156,7 +171,7 @@ ExportTables tidy_tables(const std::string& sweep_dir, bool any_build) {
   }
   const SweepPlan& plan = mp->plan;
   t.axis_paths = plan.axis_paths;
-  t.param_names = tidy_param_names(plan.axis_paths);
+  t.param_names = tidy_param_names(plan.axis_paths, plan.axis_names);
 
   // Load each distinct run once, in run-list order (deterministic), and check it.
   // Results of another build are reported once per distinct reason, not once per file.

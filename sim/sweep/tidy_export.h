@@ -34,18 +34,22 @@
 
 namespace fdsim::sweep {
 
-// Column names for the given axis paths (same order). Rule:
+// Column names for the given axis paths (same order). An axis with a "name" in the sweep file
+// (`given_names[i]` non-empty; validated by parse_sweep) is that column; the others follow
+// this rule, never taking a given name:
 //  1. A path's steps are its keys and indices ("$.faults[0].nodes" -> faults, 0, nodes). Its
 //     level-1 name is the steps from its last key on, joined by '_' ("$.workload.
 //     arrival_rate_per_s" -> "arrival_rate_per_s", "$.a.nodes[2]" -> "nodes_2"); level k
 //     starts at the k-th key from the end ("$.detectors.arms[0].detector.timeout_ms" at level
 //     2 -> "detector_timeout_ms", level 3 -> "arms_0_detector_timeout_ms").
-//  2. Every path starts at level 1; while some names are equal to each other or to a fixed
-//     column (run_id, point, seed, replication, arm, metric, value), each clashing path that
-//     can still grow goes up one level.
+//  2. Every path starts at level 1; while some names are equal to each other, to a fixed
+//     column (run_id, point, seed, replication, arm, metric, value) or to a given name, or are
+//     a bare unit (ms, s, us, ns, per_s, ratio, count, bytes: "$.gc.pause.ms" is "pause_ms",
+//     never "ms"), each such path that can still grow goes up one level.
 //  3. A name still clashing at the full path gets the prefix "param_"; if that clashes too,
 //     the column is named by the JSON path itself.
-std::vector<std::string> tidy_param_names(const std::vector<std::string>& axis_paths);
+std::vector<std::string> tidy_param_names(const std::vector<std::string>& axis_paths,
+                                          const std::vector<std::string>& given_names = {});
 
 struct ExportOptions {
   std::string sweep_dir;  // a sweep output directory (sweep.json + runs/)

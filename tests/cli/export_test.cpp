@@ -49,6 +49,16 @@ TEST(TidyParamNames, FixedColumnsAreNeverShadowed) {
             (Names{"$.a_b.c", "$.a.b_c", "x_c", "y_b_c"}));
 }
 
+TEST(TidyParamNames, GivenNamesWinAndBareUnitsClimb) {
+  // The sweep's own names are the columns; the others never take them.
+  EXPECT_EQ(tidy_param_names({"$.a.loss", "$.b.loss"}, {"loss", ""}), (Names{"loss", "b_loss"}));
+  EXPECT_EQ(tidy_param_names({"$.faults[0].pause.ms", "$.network.loss"}, {"", "drop"}),
+            (Names{"pause_ms", "drop"}));
+  // A last key that is only a unit says nothing: one key more.
+  EXPECT_EQ(tidy_param_names({"$.gc.pause.ms", "$.x.count"}), (Names{"pause_ms", "x_count"}));
+  EXPECT_EQ(tidy_param_names({"$.ms"}), (Names{"param_ms"}));
+}
+
 class ExportTest : public fdsim::test::TempDirTest {
  protected:
   void write(const std::string& name, const std::string& text) const {

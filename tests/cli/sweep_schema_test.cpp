@@ -68,7 +68,7 @@ TEST(SweepSchemaGeneration, RecordedFieldsAreExactlyTheSchemaProperties) {
   }
   const std::map<std::string, std::set<std::string>> expected = {
       {"$", {"$schema", "name", "description", "replications", "base", "axes", "constraint"}},
-      {"axis", {"path", "values"}},
+      {"axis", {"path", "values", "name"}},
       {"zip", {"zip"}},
       {"range", {"from", "to", "step"}},
       {"geometric_range", {"from", "to", "factor"}},

@@ -176,4 +176,52 @@ TEST_F(PerfettoTest, HideMessagesTakesTheDiagramsNamesAndRejectsOthers) {
   EXPECT_EQ(both.code, 2);  // two arms: choose one
 }
 
+// Spans on a hand-made trace (issue 28): every period between a start and an end record is one
+// complete event on its own track, with exact start and duration.
+TEST_F(PerfettoTest, PausesSickPeriodsPartitionsAndViewMembershipAreSpans) {
+  std::ofstream(dir_ + "/hand.jsonl")
+      << R"({"t_ns": 500000000, "node": 2, "kind": "view_installed", "view_id": 1, "members": [0, 1, 2]})" "\n"
+      << R"({"t_ns": 1000000000, "node": 0, "kind": "pause", "until_s": 3})" "\n"
+      << R"({"t_ns": 2000000000, "node": 1, "kind": "sick", "until_s": null})" "\n"
+      << R"({"t_ns": 2500000000, "node": 2, "kind": "view_installed", "view_id": 2, "members": [0, 1, 2]})" "\n"
+      << R"({"t_ns": 3000000000, "node": 0, "kind": "resume"})" "\n"
+      << R"({"t_ns": 4000000000, "node": null, "kind": "partition", "a": [0], "b": [], "one_way": false})" "\n"
+      << R"({"t_ns": 5000000000, "node": 2, "kind": "removed_from_view", "view_id": 3})" "\n"
+      << R"({"t_ns": 6000000000, "node": null, "kind": "heal", "a": [0], "b": []})" "\n"
+      << R"({"t_ns": 7000000000, "node": 3, "kind": "starve", "entry": 0})" "\n"
+      << R"({"t_ns": 7500000000, "node": 3, "kind": "starve_end", "entry": 0})" "\n";
+  const auto spans_of = [&](const std::string& extra) {
+    const Result r = fdsim("trace hand.jsonl --perfetto s.json" + extra);
+    EXPECT_EQ(r.code, 0) << r.err;
+    const json doc = json::parse(slurp(dir_ + "/s.json"));
+    std::map<int64_t, std::string> thread;
+    std::vector<std::string> out;
+    for (const json& e : doc["traceEvents"])
+      if (e["ph"] == "M" && e["name"] == "thread_name") thread[e["tid"]] = e["args"]["name"];
+    for (const json& e : doc["traceEvents"]) {
+      if (e["ph"] != "X" || e["cat"] != "span") continue;
+      std::ostringstream line;
+      line << thread[e["tid"]] << " | " << e["name"].get<std::string>() << " | "
+           << e["ts"].get<double>() << " +" << e["dur"].get<double>() << " | "
+           << e["args"].dump();
+      out.push_back(line.str());
+    }
+    return out;
+  };
+  // Tracks: pid = node + 1 (global = 5); times in microseconds.
+  EXPECT_EQ(spans_of(""),
+            (std::vector<std::string>{
+                "node 0: paused | paused | 1e+06 +2e+06 | {\"until_s\":3}",
+                "node 2: in view | in view | 500000 +4.5e+06 | {\"members\":[0,1,2],\"view_id\":1}",
+                "global: partitions | partition | 4e+06 +2e+06 | {\"a\":[0],\"b\":[],\"one_way\":false}",
+                "node 3: starved | starved | 7e+06 +500000 | {\"entry\":0}",
+                "node 1: sick | sick | 2e+06 +5.5e+06 | {\"open_at_end\":true,\"until_s\":null}"}));
+  // A window from 2.2 s: the pause began before it; the view span starts at the second install.
+  EXPECT_EQ(spans_of(" --from-s 2.2 --to-s 6.5"),
+            (std::vector<std::string>{
+                "node 0: paused | paused | 2.5e+06 +500000 | {\"begun_before_window\":true}",
+                "node 2: in view | in view | 2.5e+06 +2.5e+06 | {\"members\":[0,1,2],\"view_id\":2}",
+                "global: partitions | partition | 4e+06 +2e+06 | {\"a\":[0],\"b\":[],\"one_way\":false}"}));
+}
+
 }  // namespace fdsim_perfetto_test

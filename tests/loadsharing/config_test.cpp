@@ -86,6 +86,22 @@ TEST(LoadSharingConfig, BadInputIsReportedWithItsPath) {
   EXPECT_TRUE(has_problem(problems, "$.load_sharing.arms[2].timeout_ms: unknown key"));
 }
 
+TEST(LoadSharingConfig, AKeyOfOtherDiagnosesNamesTheDiagnosesThatTakeIt) {
+  std::vector<std::string> problems;
+  parse_sections(json::object(), json::parse(R"({"arms": [
+      {"name": "f", "diagnosis": "fixed", "timeout_ms": 5000, "alpha": 0.05},
+      {"name": "o", "diagnosis": "oracle", "period_ms": 100}]})"),
+                 4, &problems);
+  EXPECT_TRUE(has_problem(problems, "$.load_sharing.arms[0].alpha: unknown key for diagnosis "
+                                    "\"fixed\": only oracle_extra, hou_shin, hou_shin_extra "
+                                    "take alpha"));
+  EXPECT_TRUE(has_problem(problems, "$.load_sharing.arms[1].period_ms: unknown key for "
+                                    "diagnosis \"oracle\": only fixed_periodic, "
+                                    "fixed_on_silence, oracle_periodic, periodic_no_diagnosis "
+                                    "take period_ms"));
+  EXPECT_EQ(problems.size(), 2u);
+}
+
 TEST(LoadSharingConfig, HouShinOnQueueLengthNeedsIntegerThresholds) {
   std::vector<std::string> problems;
   parse_sections(json::object(),

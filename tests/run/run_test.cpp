@@ -9,6 +9,7 @@
 
 #include "sim/engine/hash.h"
 #include "sim/run/run.h"
+#include "fdsim_build_info.h"
 #include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 namespace fdsim::run {
@@ -83,6 +84,13 @@ TEST(Run, Manifest_CarriesTheRunIdentity) {
   const json& m = o.result["manifest"];
   EXPECT_EQ(m["fdsim_version"], FDSIM_VERSION);
   EXPECT_EQ(m["git_revision"], FDSIM_GIT_REVISION);
+  // The compiler and flags of this build (issue 28), as CMake configured them.
+  EXPECT_EQ(m["build"]["compiler_id"], FDSIM_BUILD_COMPILER_ID);
+  EXPECT_FALSE(m["build"]["compiler_id"].get<std::string>().empty());
+  EXPECT_EQ(m["build"]["compiler_version"], FDSIM_BUILD_COMPILER_VERSION);
+  EXPECT_NE(m["build"]["compiler_version"].get<std::string>().find('.'), std::string::npos);
+  EXPECT_EQ(m["build"]["build_type"], FDSIM_BUILD_TYPE);
+  EXPECT_NE(m["build"]["cxx_flags"].get<std::string>().find("-Wall"), std::string::npos);
   EXPECT_EQ(m["scenario_name"], "study");
   EXPECT_EQ(m["seed"], 5);
   EXPECT_EQ(m["replication"], 2);

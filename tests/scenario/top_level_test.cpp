@@ -192,6 +192,15 @@ TEST(TopLevel, UnknownTopLevelKey) {
   EXPECT_EQ(problems_with("sead", 3), Lines{"$.sead: unknown key (did you mean 'seed'?)"});
 }
 
+TEST(TopLevel, DidYouMeanAlsoWhenTheSuggestedKeyIsGiven) {
+  // "seed" is in the file too: the typo still gets its suggestion (issue 28).
+  json doc = valid();
+  doc["seed"] = 3;
+  doc["sead"] = 4;
+  EXPECT_EQ(parse(doc).problems,
+            Lines{"$.sead: unknown key (did you mean 'seed'? it is given too: remove one)"});
+}
+
 TEST(TopLevel, NoModelSection) {
   json doc = valid();
   doc.erase("membership");
@@ -235,7 +244,8 @@ TEST(TopLevel, EveryProblemOfAMultiErrorDocumentIsReported) {
                    "$: expected a model section: 'membership' (the Geode ring), 'load_sharing' "
                    "with 'workload' (load sharing), or 'detectors' (the pairwise heartbeat "
                    "study); none is present",
-                   "$.speed: unknown key"}));  // "seed" is given: not suggested
+                   // "seed" is given too: still suggested (issue 28)
+                   "$.speed: unknown key (did you mean 'seed'? it is given too: remove one)"}));
 }
 
 TEST(ScenarioName, Rules) {

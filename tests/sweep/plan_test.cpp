@@ -256,5 +256,50 @@ TEST(SweepPlan, ManifestRoundTripsEverythingAggregationNeeds) {
             plan_manifest(plan.plan, std::string("adaptive")).dump());
 }
 
+TEST(SweepFile, AxisNamesAreIdentifiersUsedOnce) {
+  const auto problems = spec_problems(sweep_with(json::parse(R"([
+      {"path": "$.model.x", "values": [1], "name": "pause"},
+      {"zip": [{"path": "$.model.y", "values": [1], "name": "pause"},
+               {"path": "$.name", "values": ["a"], "name": "2nd"}]},
+      {"path": "$.replications", "values": [1], "name": "seed"},
+      {"path": "$.horizon_s", "values": [1], "name": 5}])")));
+  std::string all;
+  for (const auto& p : problems) all += p + "\n";
+  ASSERT_EQ(problems.size(), 4u) << all;
+  EXPECT_EQ(problems[0], "sweeps/x.json: $.axes[1].zip[0].name: \"pause\" already names "
+                         "$.axes[0]: each axis name may be used once");
+  EXPECT_EQ(problems[1], "sweeps/x.json: $.axes[1].zip[1].name: expected an identifier (a "
+                         "letter or '_', then letters, digits or '_'; at most 64 characters), "
+                         "got \"2nd\"");
+  EXPECT_EQ(problems[2], "sweeps/x.json: $.axes[2].name: \"seed\" is a fixed column of fdsim "
+                         "export (run_id, point, seed, replication, arm, metric, value): choose "
+                         "another name");
+  EXPECT_NE(problems[3].find("$.axes[3].name:"), std::string::npos) << problems[3];
+}
+
+TEST(SweepPlan, AxisNamesGoToTheManifestButNotIntoRunIds) {
+  const json unnamed = json::parse(R"([{"path": "$.model.x", "values": [1, 2]},
+                                       {"path": "$.model.y", "values": [3]}])");
+  json named = unnamed;
+  named[0]["name"] = "x_value";
+  const PlanOutcome a = plan_of(sweep_with(unnamed));
+  const PlanOutcome b = plan_of(sweep_with(named));
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (size_t p = 0; p < 2; ++p) EXPECT_EQ(a.plan.points[p].run_ids, b.plan.points[p].run_ids);
+  EXPECT_EQ(b.plan.axis_names, (std::vector<std::string>{"x_value", ""}));
+  const json ma = json::parse(plan_manifest(a.plan, std::nullopt).dump());
+  const json mb = json::parse(plan_manifest(b.plan, std::nullopt).dump());
+  EXPECT_FALSE(ma.contains("axis_names"));  // unnamed sweeps keep their manifests
+  EXPECT_EQ(mb["axis_names"], json::parse(R"({"$.model.x": "x_value"})"));
+  std::string error;
+  const auto back = plan_from_manifest(mb, &error);
+  ASSERT_TRUE(back.has_value()) << error;
+  EXPECT_EQ(back->plan.axis_names, b.plan.axis_names);
+  json twice = mb;
+  twice["axis_names"]["$.model.y"] = "x_value";
+  EXPECT_FALSE(plan_from_manifest(twice, &error).has_value());
+  EXPECT_EQ(error, "\"axis_names\" gives $.model.x and $.model.y the same name");
+}
+
 }  // namespace
 }  // namespace fdsim::sweep
