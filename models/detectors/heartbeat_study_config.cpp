@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::detectors {
@@ -15,6 +16,24 @@ std::vector<std::string> HeartbeatStudyConfig::arm_names() const {
 }
 
 namespace {
+// State of one monitoring pair before its detectors: the set node and the vector entry of the
+// expansion, the sender's schedule share and the monitor's arrival record (measured order of
+// magnitude, cost_estimate.h).
+constexpr double kBytesPerPair = 400.0;
+// Per pair and arm: the detector object and its history of `window` inter-arrival times.
+constexpr double kBytesPerDetector = 256.0;
+constexpr double kBytesPerHistoryEntry = 16.0;
+
+size_t history_length(const DetectorConfig& d) {
+  switch (d.kind) {
+    case DetectorKind::nfd_e: return d.nfd_e_window;
+    case DetectorKind::phi_accrual: return d.phi.window;
+    case DetectorKind::exponential_accrual: return d.exponential.window;
+    case DetectorKind::bertier: return d.bertier.window;
+    default: return 1;
+  }
+}
+
 // For the schema: the bound nodes.count - 1 depends on the scenario, so only the minimum is
 // stated (the description gives the rest).
 scenario::FieldSpec node_index_spec(bool required, int64_t min) {
@@ -36,20 +55,33 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
 
   r.at_most_one_of({"pairs", "senders"});
   r.at_most_one_of({"pairs", "monitors_per_sender"});
+  // The pairs are counted before they are expanded (issue 24): 10 000 nodes with 9 999
+  // monitors each is a 200-byte file but 1e8 pairs, refused here with the estimate instead of
+  // exhausting memory in the expansion (cost_estimate.h).
+  const auto too_many = [&](std::string_view key, double count, const std::string& formula) {
+    return scenario::refuse_memory(r, key, count * kBytesPerPair,
+                                   formula + " " + scenario::rate_text(count) +
+                                       " monitoring pairs x " +
+                                       scenario::rate_text(kBytesPerPair) + " B");
+  };
   if (r.has("pairs")) {
+    std::vector<std::pair<NodeId, std::vector<NodeId>>> entries;
+    double named = 0;  // monitors named over every entry (an upper bound on the pairs)
     r.objects("pairs", [&](scenario::ObjectReader& p, size_t) {
       const int64_t sender = p.required_integer("sender", 0, std::max<int64_t>(0, n - 1));
       p.declare("sender", node_index_spec(true, 0));
-      const std::vector<NodeId> monitors =
-          scenario::parse_node_set(p, "monitors", nodes, false, true);
-      for (NodeId m : monitors) {
-        if (int64_t(m) == sender) {
+      std::vector<NodeId> monitors = scenario::parse_node_set(p, "monitors", nodes, false, true);
+      for (NodeId m : monitors)
+        if (int64_t(m) == sender)
           p.error("monitors", "a node cannot monitor itself (node " + std::to_string(m) + ")");
-          continue;
-        }
-        pairs.insert({NodeId(sender), m});
-      }
+      named += double(monitors.size());
+      entries.emplace_back(NodeId(sender), std::move(monitors));
     });
+    if (!too_many("pairs", named, "up to")) {
+      for (const auto& [sender, monitors] : entries)
+        for (NodeId m : monitors)
+          if (m != sender) pairs.insert({sender, m});
+    }
     if (pairs.empty() && r.diagnostics().ok())
       r.error("pairs", "expected at least one monitoring pair");
     r.consume("senders");  // already reported by at_most_one_of() if present
@@ -60,7 +92,11 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
     r.declare("monitors_per_sender", node_index_spec(false, 1));
     if (n < 2) r.error("the heartbeat study needs at least 2 nodes (nodes.count)");
     if (senders.empty() && r.has("senders")) r.error("senders", "expected at least one sender");
-    if (n >= 2 && k <= n - 1) {
+    const double count = double(senders.size()) * double(k);
+    if (n >= 2 && k <= n - 1 &&
+        !too_many("monitors_per_sender", count,
+                  "senders " + std::to_string(senders.size()) + " x monitors_per_sender " +
+                      std::to_string(k) + " =")) {
       for (NodeId s : senders)
         for (int64_t j = 0; j < k; ++j) pairs.insert({s, NodeId((int64_t(s) + 1 + j) % n)});
     }
@@ -112,6 +148,16 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
     r.error("arms", "required field is missing (expected an array of {\"name\", \"detector\"})");
   else if (c.arms.empty() && r.raw("arms")->is_array())
     r.error("arms", "expected at least one arm");
+
+  // The memory of the pairs and of every arm's detector on each (cost_estimate.h).
+  double per_pair = kBytesPerPair;
+  for (const StudyArm& a : c.arms)
+    per_pair += kBytesPerDetector + kBytesPerHistoryEntry * double(history_length(a.detector));
+  const double pair_count = double(c.pairs.size());
+  scenario::add_memory(r, r.has("pairs") ? "pairs" : "monitors_per_sender", pair_count * per_pair,
+                       "monitoring pairs " + scenario::rate_text(pair_count) + " x " +
+                           scenario::rate_text(per_pair) + " B (pair state and " +
+                           std::to_string(c.arms.size()) + " detectors with their history)");
   return c;
 }
 

@@ -1,8 +1,11 @@
 #pragma once
 // A bounded window of the most recent integer samples (nanoseconds) with exact running sums.
 //
-// Contract: holds the last `capacity` samples added (the oldest is dropped when full). sum()
-// is exact (int64; a sum that overflows is a programmer error and aborts); mean() and
+// Contract: holds the last `capacity` samples added (the oldest is dropped when full). A sample
+// is clamped to +-kMaxSampleNs (2^53 ns, about 104 days) when added: with clock drift over a
+// long horizon the arrival offsets of NFD-E and Bertier grow to 1e17 ns, and 100 of them
+// overflowed the int64 sum (issue 24); no shipped scenario comes near the clamp. The sums are
+// kept in 128 bits, so they never overflow for any capacity up to 1e6; mean() and
 // variance() are computed from exact integer sums (the square sum is kept in 128 bits), so
 // they do not drift however many samples pass through: each is rounded to double only once.
 // variance() is the population variance (divide by n), as Akka's HeartbeatHistory computes it.
@@ -24,7 +27,10 @@ class SampleWindow {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   size_t capacity() const { return buf_.size(); }
-  int64_t sum() const { return sum_; }
+  // The exact sum, narrowed to int64 (exact whenever it fits, as for every window of less than
+  // 1024 samples).
+  int64_t sum() const { return static_cast<int64_t>(sum_); }
+  static constexpr int64_t kMaxSampleNs = int64_t(1) << 53;
   // sum / n; requires a non-empty window.
   double mean() const;
   // sum / n rounded to the nearest integer (ties away from zero), exact.
@@ -36,7 +42,7 @@ class SampleWindow {
   std::vector<int64_t> buf_;
   size_t head_ = 0;  // index of the oldest sample
   size_t size_ = 0;
-  int64_t sum_ = 0;
+  __int128 sum_ = 0;
   __int128 sum_sq_ = 0;
 };
 

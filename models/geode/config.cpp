@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::geode {
@@ -159,6 +160,14 @@ GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesC
   c.unreachable_send_errors = r.boolean("unreachable_send_errors", c.unreachable_send_errors);
 
   check_event_rates(r, c, nodes.count);
+  // Memory (sim/scenario/cost_estimate.h): every member holds views, suspect and
+  // connection tables over all members: about 8 kB per member plus 64 B per member and node.
+  {
+    const double n = double(nodes.count);
+    scenario::add_memory(r, "", n * 8e3 + n * n * 64.0,
+                         "Geode members' views: 8 kB x n + 64 B x n^2, n = " +
+                             std::to_string(nodes.count));
+  }
 
   c.members = scenario::parse_node_set(r, "members", nodes, /*def_all=*/true);
   if (r.has("members") && c.members.empty()) r.error("members", "the initial view needs at least one member");

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::jgroups {
@@ -105,6 +106,14 @@ JGroupsConfig parse_jgroups_config(scenario::ObjectReader& r, const scenario::No
   });
   c.phases_from_view = r.enumeration("start_phases", "random", {"random", "view"}) == "view";
   if (nodes.count < 2) r.error("jgroups needs at least 2 nodes, got " + std::to_string(nodes.count));
+  // Memory (sim/scenario/cost_estimate.h): every member holds the view and the FD tables over
+  // all members: about 8 kB per member plus 48 B per member and node.
+  {
+    const double n = double(nodes.count);
+    scenario::add_memory(r, "", n * 8e3 + n * n * 48.0,
+                         "JGroups members' views: 8 kB x n + 48 B x n^2, n = " +
+                             std::to_string(nodes.count));
+  }
   return c;
 }
 

@@ -7,6 +7,22 @@
 
 namespace fdsim::loadsharing {
 
+namespace {
+// Under load_index "cet" the thresholds map to round(th x mu) queue lengths (cet_mapping.h). A
+// large th_f with a large estimated mu made a region of millions of states (th_f 1e4 s at
+// mu 1e3 per s: 1e7), and one T_out took minutes (issue 24). The rate used for the mapping is
+// clamped so that th_f maps to at most kMaxCetChainStates, as the ql chain's th_f is bounded
+// at validation (docs/scenario-format.md, "Bounds of the load-sharing model"); below the clamp
+// nothing changes.
+constexpr double kMaxCetChainStates = 1000;
+
+double cet_mapping_mu(double mu, const RegionThresholds& thresholds) {
+  if (thresholds.th_f > 0 && mu * thresholds.th_f > kMaxCetChainStates)
+    return kMaxCetChainStates / thresholds.th_f;
+  return mu;
+}
+}  // namespace
+
 timeout::ExitChain exit_chain_for(const Broadcast& b, const RegionThresholds& thresholds,
                                   LoadIndex index, int64_t* s0) {
   const double mu = b.estimates.mu_per_s;
@@ -17,7 +33,7 @@ timeout::ExitChain exit_chain_for(const Broadcast& b, const RegionThresholds& th
     th_f = int64_t(std::llround(thresholds.th_f));
   } else {
     const timeout::QueueLengthThresholds q =
-        timeout::map_cet_thresholds(thresholds.th_u, thresholds.th_f, mu);
+        timeout::map_cet_thresholds(thresholds.th_u, thresholds.th_f, cet_mapping_mu(mu, thresholds));
     th_u = q.th_u;
     th_f = q.th_f;
   }
@@ -36,7 +52,7 @@ timeout::ExitChain exit_chain_for(const Broadcast& b, const RegionThresholds& th
   if (index == LoadIndex::ql)
     *s0 = std::clamp(b.queue_length, chain.lo, chain.hi);
   else
-    *s0 = timeout::cet_state_in_region(b.load, mu, chain.lo, chain.hi);
+    *s0 = timeout::cet_state_in_region(b.load, cet_mapping_mu(mu, thresholds), chain.lo, chain.hi);
   return chain;
 }
 
@@ -49,7 +65,8 @@ timeout::SilenceChain silence_chain_for(const Broadcast& b, const RegionThreshol
     c.th_f = int64_t(std::llround(thresholds.th_f));
   } else {
     const timeout::QueueLengthThresholds q =
-        timeout::map_cet_thresholds(thresholds.th_u, thresholds.th_f, b.estimates.mu_per_s);
+        timeout::map_cet_thresholds(thresholds.th_u, thresholds.th_f,
+                                    cet_mapping_mu(b.estimates.mu_per_s, thresholds));
     c.th_u = q.th_u;
     c.th_f = q.th_f;
   }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/loadsharing/config.h"
+#include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/data_file.h"
 #include "sim/scenario/event_rate.h"
 
@@ -231,6 +232,11 @@ WorkloadConfig parse_workload_config(ObjectReader& w, const scenario::NodesConfi
   scenario::check_event_rate(w, "arrival_rate_per_s", double(n) * base_rate,
                              "nodes.count " + std::to_string(n) + " x arrival_rate_per_s " +
                                  scenario::rate_text(base_rate));
+  // Every finished task keeps its response time, and its record lives until then
+  // (sim/scenario/cost_estimate.h: 8 B per task over the horizon).
+  scenario::add_stored_rate(w, "arrival_rate_per_s", double(n) * base_rate * 8.0,
+                            "8 B per task: nodes.count " + std::to_string(n) +
+                                " x arrival_rate_per_s " + scenario::rate_text(base_rate));
   struct Change {
     SimTime from;
     size_t order;

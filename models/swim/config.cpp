@@ -4,6 +4,7 @@
 #include <set>
 
 #include "models/swim/memory_bound.h"
+#include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::swim {
@@ -89,6 +90,9 @@ SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesCon
             " (4 B per entry of each member's probe order over all n nodes, n^2 entries, plus "
             "about 12 kB per member), over the bound of " + bytes_text(kSwimMemoryBoundBytes) +
             " (models/swim/README.md, Memory)");
+  scenario::add_memory(r, "", state_bytes,
+                       "SWIM members' state: 12 kB x n + 4 B x n^2, n = " +
+                           std::to_string(nodes.count));
 
   c.arms.clear();
   std::set<std::string> names;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/cost_options.h"
 #include "sim/engine/interrupt.h"
 #include "sim/cli/input_files.h"
 #include "sim/cli/progress_line.h"
@@ -26,6 +27,7 @@
 #include "sim/run/result_writer.h"
 #include "sim/run/run.h"
 #include "sim/run/scenario_loader.h"
+#include "sim/run/temp_files.h"
 
 namespace fdsim::cli {
 
@@ -156,6 +158,17 @@ int run_command(const RunArgs& args_in) {
       problems.insert(problems.end(), load.problems.begin(), load.problems.end());
       continue;
     }
+    // --replications changes the command's total events (sim/scenario/cost_estimate.h).
+    if (*args.replications_opt) {
+      const scenario::CostEstimate& c = load.scenario->cost;
+      const std::string refusal =
+          scenario::cost_refusal(c, c.events_per_replication() * double(args.replications));
+      if (!refusal.empty()) {
+        problems.push_back(in.source + ": --replications " + std::to_string(args.replications) +
+                           ": " + refusal);
+        continue;
+      }
+    }
     loaded.push_back({path, in.source, std::move(in.doc), load.scenario});
   }
   // Two scenarios that would write the same result file (same name, seed and replication)
@@ -206,6 +219,9 @@ int run_command(const RunArgs& args_in) {
     ::close(fd);
     ::unlink(probe.c_str());
   }
+  // Temporaries of results and traces that a killed `fdsim run` left here (kill -9 during
+  // --trace): those of dead processes on this host go (sim/run/temp_files.h).
+  run::remove_stale_temporaries(args.out_dir);
 
   // 2. Run.
   ProgressLine progress(args.quiet, args.progress);
@@ -303,7 +319,12 @@ kSetOptionHelp)
       "  fdsim run scenarios/examples/geode-ring.json --seed 7 --replications 5 --trace\n"
       "  fdsim run scenarios/examples/geode-ring.json --set '$.horizon_s=120' --stdout\n"
       "  generate-scenario | fdsim run - --stdout | jq .metrics\n");
-  sub->callback([args, &exit_code] { exit_code = run_command(*args); });
+  auto cost = std::make_shared<CostArgs>();
+  add_cost_options(sub, cost);
+  sub->callback([args, cost, &exit_code] {
+    apply_cost_options(*cost);
+    exit_code = run_command(*args);
+  });
 }
 
 }  // namespace fdsim::cli

@@ -6,6 +6,7 @@
 #include <memory>
 #include <thread>
 
+#include "sim/cli/cost_options.h"
 #include "sim/sweep/commands.h"
 #include "sim/sweep/run_api.h"
 
@@ -70,7 +71,10 @@ void add_sweep_commands(CLI::App& app) {
   s->add_flag("--aggregate-only", sweep_opts->aggregate_only,
               "Do not run anything: re-aggregate the results already in OUT/runs");
   s->add_flag("-q,--quiet", sweep_opts->quiet, "No progress and no summary");
-  s->callback([sweep_opts, reference]() {
+  auto cost = std::make_shared<CostArgs>();
+  add_cost_options(s, cost);
+  s->callback([sweep_opts, reference, cost]() {
+    apply_cost_options(*cost);
     sweep::SweepCommandOptions o = *sweep_opts;
     if (!reference->empty()) o.reference_arm = *reference;
     o.progress = ::isatty(STDERR_FILENO) ? sweep::ProgressStyle::kTerminal

@@ -11,6 +11,7 @@
 
 #include "sim/cli/cmd_sweep.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/cost_options.h"
 #include "sim/cli/explain_layout.h"
 #include "sim/cli/input_files.h"
 #include "sim/cli/script_input.h"
@@ -20,8 +21,10 @@ namespace fdsim::cli {
 
 namespace {
 
+// `summary` receives the cost estimate of a valid scenario (sim/scenario/cost_estimate.h).
 std::vector<std::string> validate_one(const std::string& path,
-                                      const std::vector<Override>& overrides) {
+                                      const std::vector<Override>& overrides,
+                                      std::string* summary) {
   InputFile in = read_input_file(path);
   if (!in.problems.empty()) return in.problems;
   if (in.is_sweep) {
@@ -31,7 +34,10 @@ std::vector<std::string> validate_one(const std::string& path,
                               : validate_sweep_file(path);
   }
   if (auto bad = apply_overrides(overrides, in.doc, in.source); !bad.empty()) return bad;
-  return run::load_scenario_json(in.doc, in.source, run::directory_of(in.source)).problems;
+  run::LoadResult load = run::load_scenario_json(in.doc, in.source, run::directory_of(in.source));
+  if (load.ok())
+    *summary = scenario::cost_summary(load.scenario->cost, load.scenario->cost.total_events());
+  return load.problems;
 }
 
 struct ValidateArgs {
@@ -55,15 +61,20 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       ->required();
   sub->add_option("--set", args->sets, kSetOptionHelp)->allow_extra_args(false);
   sub->add_flag("--quiet", args->quiet, "Do not print \"<file>: ok\" for valid files");
+  auto cost = std::make_shared<CostArgs>();
+  add_cost_options(sub, cost);
   sub->footer(
       "Prints one line per problem on stderr (\"x.json: $.faults[2].at_s: expected a number "
-      ">= 0, got -5\") and exits with 2 if any file has a problem.\n"
+      ">= 0, got -5\") and exits with 2 if any file has a problem; a valid scenario prints\n"
+      "\"x.json: ok, about 12 MB per simulation and 3.4e+06 events (limits ...)\", its cost\n"
+      "estimate (docs/scenario-format.md, Cost estimate).\n"
       "Examples:\n"
       "  fdsim validate scenarios/examples/heartbeat-study.json\n"
       "  fdsim validate scenarios/examples/*.json scenarios/sweeps/*.json\n"
       "  fdsim validate scenarios/examples/geode-ring.json --set '$.network.loss=0.2'\n"
       "  generate-scenario | fdsim validate -\n");
-  sub->callback([args, &exit_code] {
+  sub->callback([args, cost, &exit_code] {
+    apply_cost_options(*cost);
     std::vector<std::string> problems;
     const std::vector<Override> overrides = parse_overrides(args->sets, &problems);
     if (const std::string twice = stdin_used_twice(args->files); !twice.empty())
@@ -75,12 +86,14 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     }
     bool any = false;
     for (const auto& f : args->files) {
-      const std::vector<std::string> problems = validate_one(f, overrides);
+      std::string summary;
+      const std::vector<std::string> problems = validate_one(f, overrides, &summary);
       for (const auto& p : problems) std::cerr << p << "\n";
       if (!problems.empty()) {
         any = true;
       } else if (!args->quiet) {
-        std::cout << (f == kStdinName ? kStdinSource : f) << ": ok\n";
+        std::cout << (f == kStdinName ? kStdinSource : f) << ": ok"
+                  << (summary.empty() ? "" : ", " + summary) << "\n";
       }
     }
     exit_code = any ? kExitBadInput : kExitOk;

@@ -260,8 +260,13 @@ struct Network::Impl {
                  : l.fixed              ? l.fixed_latency
                  : cfg.compact_streams ? l.model->draw(compact(latency_compact, src, "net.latency"))
                                         : l.model->draw(stream(latency_rng, src, "net.latency"));
+    // Overlapping spikes add up, saturating at kMaxSpikedDelay (issue 24: ten spikes of the
+    // largest extra_ms, 1e12 ms each, overflowed int64 nanoseconds and aborted the run). A
+    // delay of 2e9 s lands past every horizon (at most 1e9 s), so the clamp changes no result.
+    static constexpr Duration kMaxSpikedDelay = Duration::ns(2'000'000'000'000'000'000LL);
     for (const Spike& s : spikes)
-      if (contains(s.from, src) && contains(s.to, dst)) d += s.extra;
+      if (contains(s.from, src) && contains(s.to, dst))
+        d = s.extra > kMaxSpikedDelay - d ? kMaxSpikedDelay : d + s.extra;
     return d;
   }
 

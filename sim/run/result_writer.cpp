@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "sim/run/temp_files.h"
+
 namespace fdsim::run {
 
 namespace {
@@ -37,9 +39,7 @@ std::string temporary_path_for(const std::string& path) {
   const std::filesystem::path target(path);
   const std::filesystem::path dir =
       target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  return (dir / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
-                 std::to_string(temp_counter.fetch_add(1))))
-      .string();
+  return (dir / temporary_name(target.filename().string(), temp_counter.fetch_add(1))).string();
 }
 
 std::string write_file_atomic(const std::string& path, const std::string& content) {

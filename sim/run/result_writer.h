@@ -4,7 +4,7 @@
 // Contract:
 // - write_file_atomic(): the file at `path` either keeps its old content (or stays absent) or
 //   has exactly the new content, even if the process is killed at any instant: the bytes go to
-//   a temporary file in the same directory (".<name>.tmp.<pid>.<n>"), which is fsync'ed and
+//   a temporary file in the same directory (".<name>.tmp.<host>.<pid>.<n>", temp_files.h), which is fsync'ed and
 //   renamed over `path`; the directory is fsync'ed after the rename. Leftover temporaries (a
 //   kill between create and rename) are named with a leading '.' and a ".tmp." infix so
 //   readers can ignore them.
@@ -26,7 +26,8 @@ namespace fdsim::run {
 // Returns "" on success, else a readable error ("cannot write out/x.json: No space left").
 std::string write_file_atomic(const std::string& path, const std::string& content);
 
-// A fresh temporary name next to `path` (".<name>.tmp.<pid>.<n>"), unique within the process.
+// A fresh temporary name next to `path` (".<name>.tmp.<host>.<pid>.<n>", temp_files.h), unique
+// within the process.
 std::string temporary_path_for(const std::string& path);
 
 // "<name>-seed<seed>-rep<replication>"

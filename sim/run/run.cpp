@@ -67,6 +67,8 @@ ResolveOutcome resolve(const json& scenario, const std::string& source_name) {
   if (load.ok()) {
     out.ok = true;
     out.resolved = load.scenario->resolved;
+    out.events_per_replication = load.scenario->cost.events_per_replication();
+    out.memory_bytes = load.scenario->cost.memory_bytes;
   }
   return out;
 }

@@ -74,6 +74,10 @@ struct ResolveOutcome {
   bool ok = false;
   std::vector<std::string> problems;
   nlohmann::json resolved;
+  // The cost estimate (sim/scenario/cost_estimate.h), for a sweep's totals: events of one
+  // replication (every arm), peak bytes of one simulation.
+  double events_per_replication = 0;
+  double memory_bytes = 0;
 };
 ResolveOutcome resolve(const nlohmann::json& scenario, const std::string& source_name);
 

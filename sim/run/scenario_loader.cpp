@@ -1,5 +1,6 @@
 #include "sim/run/scenario_loader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -126,7 +127,56 @@ void choose_arms(Scenario& s, const scenario::ModelSections& sections, Diagnosti
   if (diag.ok() && s.arms.empty()) diag.add("$", "the scenario defines no arm to run");
 }
 
+// The largest mean one-way delay of any link, in seconds (default latency and overrides); a
+// latency law with an infinite mean counts its draws' cap (1e8 s, latency.cpp).
+double largest_mean_delay_s(const net::NetworkConfig& n) {
+  constexpr double kLatencyCapS = 1e8;
+  double worst = 0;
+  const auto consider = [&](const std::shared_ptr<const net::LatencyModel>& l) {
+    if (!l) return;
+    const double m = l->mean_ms() / 1e3;
+    worst = std::max(worst, std::isfinite(m) ? std::min(m, kLatencyCapS) : kLatencyCapS);
+  };
+  consider(n.latency);
+  for (const net::LinkOverride& o : n.overrides) consider(o.latency);
+  return worst;
+}
+
+// Per node, whatever the model: the host entry, the network's per-node entry and its two
+// mt19937_64 streams (2 x 2.5 kB once the node sends), the fault injector's streams.
+constexpr double kBytesPerNode = 8e3;
+
 }  // namespace
+
+void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
+  scenario::CostEstimate& c = s.cost;
+  const double n = double(s.top.nodes.count);
+  c.horizon_s = s.top.horizon_s;
+  c.replications = double(s.top.replications);
+  c.simulations =
+      s.family == ArmFamily::heartbeat_study ? 1.0 : double(std::max<size_t>(1, s.arms.size()));
+  scenario::add_memory(c, "$.nodes.count", n * kBytesPerNode,
+                       "nodes.count " + std::to_string(s.top.nodes.count) + " x 8 kB");
+  // Messages in flight and armed timers (Little's law): every event source's rate times how
+  // long its message stays pending, at most the horizon.
+  const double pending_s = std::min(largest_mean_delay_s(s.network), c.horizon_s);
+  scenario::add_memory(c, "$.network.latency",
+                       c.events_per_s * pending_s * scenario::kBytesPerPendingEvent,
+                       "messages in flight: " + scenario::rate_text(c.events_per_s) +
+                           " events per simulated second x mean delay " +
+                           scenario::rate_text(pending_s) + " s x " +
+                           scenario::rate_text(scenario::kBytesPerPendingEvent) + " B");
+  if (c.stored_bytes_per_s > 0)
+    scenario::add_memory(c, c.stored_path, c.stored_bytes_per_s * c.horizon_s,
+                         "samples kept over horizon_s " + scenario::rate_text(c.horizon_s) +
+                             ": " + c.stored_formula);
+  const std::string refusal = scenario::cost_refusal(c, c.total_events());
+  if (refusal.empty()) return;
+  const bool memory_over = !(c.memory_bytes <= scenario::cost_limits().memory_bytes);
+  std::string path = memory_over ? c.memory_path : c.events_path;
+  if (path.empty()) path = memory_over ? "$.nodes.count" : "$.horizon_s";
+  diag.add(path, refusal);
+}
 
 std::string directory_of(const std::string& path) {
   const std::filesystem::path p(path);
@@ -147,6 +197,7 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
   s->source = source_name;
   s->base_dir = base_dir;
   Diagnostics diag;
+  diag.cost = &s->cost;
   diag.fields_read = fields_read;
   diag.recorder = recorder;
   json resolved = json::object();
@@ -246,6 +297,7 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
   root.finish();
 
   if (diag.ok()) choose_arms(*s, sections, diag);
+  if (diag.ok()) finish_cost_estimate(*s, diag);
 
   for (const auto& p : diag.problems) out.problems.push_back(prefixed(source_name, p.str()));
   if (!out.problems.empty()) return out;

@@ -29,6 +29,7 @@
 #include "models/swim/config.h"
 #include "sim/faults/config.h"
 #include "sim/net/network.h"
+#include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/top_level.h"
 
 namespace fdsim::run {
@@ -50,6 +51,9 @@ struct Scenario {
   ArmFamily family = ArmFamily::membership;
   std::vector<std::string> arms;  // arm names in the order the scenario gives them
   nlohmann::json resolved;        // every section with every default
+  // The cost estimate checked at validation (sim/scenario/cost_estimate.h): a command that
+  // changes the replication count (run --replications, a sweep) checks the total again.
+  scenario::CostEstimate cost;
 };
 
 struct LoadResult {
@@ -69,6 +73,11 @@ LoadResult load_scenario_json(const nlohmann::json& doc, const std::string& sour
                               const std::string& base_dir,
                               std::set<std::string>* fields_read = nullptr,
                               scenario::FieldRecorder* recorder = nullptr);
+
+// The loader's last check (sim/scenario/cost_estimate.h): adds the terms only the whole
+// scenario gives (state per node, messages in flight, stored samples over the horizon), then
+// records a refusal on the path of the largest term when the estimate exceeds the limits.
+void finish_cost_estimate(Scenario& s, scenario::Diagnostics& diag);
 
 // Directory part of a path ("" -> ".", "a/b.json" -> "a").
 std::string directory_of(const std::string& path);

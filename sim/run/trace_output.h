@@ -5,7 +5,7 @@
 //
 // Contract of TraceFile:
 // - Lines stream through a 1 MiB buffer into a temporary file next to the final path
-//   (".<name>.tmp.<pid>.<n>", the naming of write_file_atomic); commit() fsyncs it and renames
+//   (".<name>.tmp.<host>.<pid>.<n>", the naming of write_file_atomic); commit() fsyncs it and renames
 //   it over the final path, so the trace file either appears whole or not at all, even if the
 //   process is killed. Destroying an uncommitted TraceFile removes the temporary.
 // - A failed write (a full disk, an I/O error) throws std::runtime_error("cannot write

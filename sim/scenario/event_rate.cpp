@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/scenario/cost_estimate.h"
+
 namespace fdsim::scenario {
 
 std::string rate_text(double v) {
@@ -13,6 +15,7 @@ std::string rate_text(double v) {
 
 bool check_event_rate(ObjectReader& r, std::string_view key, double events_per_s,
                       std::string_view formula) {
+  add_event_rate(r, key, events_per_s);  // the total of every source (cost_estimate.h)
   if (std::isfinite(events_per_s) && events_per_s >= 0 &&
       events_per_s <= kMaxEventsPerSimulatedSecond)
     return true;

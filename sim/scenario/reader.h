@@ -38,6 +38,8 @@ struct Problem {
   std::string str() const { return one_line(path + ": " + message); }
 };
 
+struct CostEstimate;  // sim/scenario/cost_estimate.h
+
 // Collects problems for one file, and optionally the set of field paths the loader reads
 // (array indices written as [], e.g. "$.faults[].at_ms") for the format-reference test.
 struct Diagnostics {
@@ -45,6 +47,8 @@ struct Diagnostics {
   std::set<std::string>* fields_read = nullptr;
   // If set, every reader records the spec of every field it reads (sim/scenario/field_record.h).
   FieldRecorder* recorder = nullptr;
+  // If set, readers add their memory terms and event rates to it (cost_estimate.h).
+  CostEstimate* cost = nullptr;
   bool ok() const { return problems.empty(); }
   void add(std::string path, std::string message) {
     problems.push_back({std::move(path), std::move(message)});

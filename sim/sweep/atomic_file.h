@@ -7,8 +7,8 @@
 //   the same directory, fsync, rename, fsync of the directory). If the process is killed at any
 //   instant (kill -9), `path` holds either its previous content (or does not exist) or the
 //   complete new content, never a prefix; at worst a temp file is left behind.
-// - Temp files are named ".<name>.tmp.<pid>.<n>": hidden, never ending in ".json", recognised
-//   by is_temp_file_name() and removed by remove_temp_files() when a sweep starts (safe because
+// - Temp files are named ".<name>.tmp.<host>.<pid>.<n>" (sim/run/temp_files.h): hidden, never
+//   ending in ".json", recognised by is_temp_file_name() and removed by remove_temp_files() when a sweep starts (safe because
 //   the DirectoryLock guarantees no other sweep process writes into that directory).
 // - DirectoryLock holds an exclusive flock() on "<dir>/.lock" for its lifetime; the kernel
 //   releases it if the process dies, so a killed sweep never leaves a stale lock. (flock over

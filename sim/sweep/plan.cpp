@@ -6,6 +6,8 @@
 #include <set>
 
 #include "sim/engine/hash.h"
+#include "sim/scenario/cost_estimate.h"
+#include "sim/scenario/event_rate.h"
 #include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 namespace fdsim::sweep {
@@ -18,6 +20,12 @@ namespace {
 constexpr size_t kMaxPoints = 1000000;
 constexpr size_t kMaxManifestAxes = 1000;  // axes (zip members counted) of a sweep.json
 constexpr size_t kMaxPointProblems = 20;
+// The plan's own memory (measured order of magnitude): a point's parameters and run-id vector,
+// its copy of the base scenario as an nlohmann::json tree (about 8 bytes of tree per byte of
+// its text), and one run's identity and PlannedRun entry.
+constexpr double kBytesPerPoint = 256.0;
+constexpr double kJsonBytesPerTextByte = 8.0;
+constexpr double kBytesPerRun = 160.0;
 
 // nullopt: the comparison holds or fails as returned; else a type problem.
 std::optional<std::string> compare(const json& lhs, const std::string& op, const json& rhs,
@@ -134,6 +142,31 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
     }
     total *= g.size();
   }
+  // The cost of the plan itself, counted before the grid is expanded (issue 24): every point
+  // holds a copy of the base scenario and every run an identity; the replication count is the
+  // sweep's, or the base scenario's as written.
+  {
+    int64_t reps = 1;
+    if (spec.replications) {
+      reps = *spec.replications;
+    } else if (spec.base.is_object() && spec.base.contains("replications") &&
+               spec.base["replications"].is_number_integer()) {
+      reps = std::max<int64_t>(1, spec.base["replications"].get<int64_t>());
+    }
+    const double base_bytes = double(spec.base.dump().size());
+    const double bytes = double(total) * (kBytesPerPoint + kJsonBytesPerTextByte * base_bytes) +
+                         double(total) * double(reps) * kBytesPerRun;
+    if (!(bytes <= scenario::cost_limits().memory_bytes)) {
+      problem("$.axes: the plan of " + std::to_string(total) + " points x " +
+              std::to_string(reps) + " replications needs about " + scenario::bytes_text(bytes) +
+              " before any run (" + scenario::rate_text(kJsonBytesPerTextByte) + " x " +
+              scenario::rate_text(base_bytes) + " B of base scenario per point, " +
+              scenario::rate_text(kBytesPerRun) + " B per run); the limit is " +
+              scenario::bytes_text(scenario::cost_limits().memory_bytes) +
+              " (raise with --max-memory-gb / --max-events)");
+      return out;
+    }
+  }
 
   // Grid in nested-loop order, filtered by the constraint.
   std::set<std::string> reported;  // one message per condition problem
@@ -185,6 +218,8 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
 
   // Validate every point and derive the run identities. A problem that several points share
   // (a bad base field, the same misspelt key) is reported once, with the list of its points.
+  double events = 0;          // every run of the sweep (cost_estimate.h)
+  double largest_memory = 0;  // of one simulation, at the costliest point
   std::vector<std::string> distinct;                 // problems in first-seen order
   std::map<std::string, std::vector<size_t>> where;  // problem -> its points
   for (size_t p = 0; p < plan.points.size(); ++p) {
@@ -221,6 +256,8 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
       reps = res.resolved["replications"].get<int64_t>();
     }
     const uint64_t hash = scenario_hash(res.resolved);
+    events += res.events_per_replication * double(reps);
+    if (res.memory_bytes > largest_memory) largest_memory = res.memory_bytes;
     for (int64_t r = 0; r < reps; ++r)
       point.run_ids.push_back(hex16(hash_combine(hash, uint64_t(r))));
   }
@@ -243,6 +280,18 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
     problem("... and " + std::to_string(distinct.size() - kMaxPointProblems) +
             " more problems at other points");
   if (!out.problems.empty()) return out;
+  if (!(events <= scenario::cost_limits().events)) {
+    problem("$.axes: the sweep needs about " + scenario::rate_text(events) + " events over " +
+            std::to_string(plan.points.size()) +
+            " points and their replications (one simulation needs up to " +
+            scenario::bytes_text(largest_memory) + "); the limit is " +
+            scenario::bytes_text(scenario::cost_limits().memory_bytes) + " / " +
+            scenario::rate_text(scenario::cost_limits().events) +
+            " events (raise with --max-memory-gb / --max-events)");
+    return out;
+  }
+  plan.total_events = events;
+  plan.largest_memory_bytes = largest_memory;
 
   plan.runs = list_runs(plan.points);
   return out;

@@ -55,6 +55,10 @@ struct SweepPlan {
   std::vector<std::string> axis_names;
   std::vector<PlannedPoint> points;
   std::vector<PlannedRun> runs;
+  // The cost estimate (sim/scenario/cost_estimate.h), checked by make_plan: events of every
+  // run, and the peak memory of the costliest point's simulation.
+  double total_events = 0;
+  double largest_memory_bytes = 0;
 };
 
 struct PlanOutcome {
