@@ -71,8 +71,8 @@ case "$mode" in
     /usr/bin/python3 -m unittest discover -s analysis/tests -t . -q
     # Hostile input through the real binary: mutated scenarios, memory cap, timeout.
     /usr/bin/python3 tests/fuzz/cli_mutation_fuzz.py build/fdsim --cases 1500 --seed 1
-    # Every numeric leaf of every shipped scenario at its edge values (issue 24), 3 minutes.
-    /usr/bin/python3 tests/fuzz/edge_fuzz.py build/fdsim --seconds 180 --seed 1
+    # Every numeric leaf of every shipped scenario at its edge values (issue 24), 2 minutes.
+    /usr/bin/python3 tests/fuzz/edge_fuzz.py build/fdsim --seconds 120 --seed 1
     # The committed results/flagship aggregate must be what the shipped sweep produces.
     FDSIM_BUILD=build JOBS="$jobs" ./scripts/regenerate_results.sh --check-small
     if [ "${FDSIM_ASAN:-1}" = 1 ]; then
