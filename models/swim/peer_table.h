@@ -41,6 +41,8 @@ class PeerTable {
 
  private:
   static constexpr PeerEntry kStart{};
+  // Lookup only (find / try_emplace / clear / size), never iterated: its order cannot reach
+  // results.
   std::unordered_map<NodeId, PeerEntry> own_;
 };
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/fdsim_process.h"
+#include "tests/support/sample_moments.h"
 
 namespace fdsim::test {
 namespace {
@@ -64,17 +65,8 @@ TEST_F(CliArrivals, TraceReplayHandCounted) {
   EXPECT_EQ(v[0], 36);
 }
 
-struct Moments {
-  double mean = 0, var = 0;
-};
-Moments moments(const std::vector<double>& v) {
-  Moments m;
-  for (double x : v) m.mean += x;
-  m.mean /= double(v.size());
-  for (double x : v) m.var += (x - m.mean) * (x - m.mean);
-  m.var /= double(v.size() - 1);
-  return m;
-}
+using test_support::Moments;
+Moments moments(const std::vector<double>& v) { return test_support::sample_moments(v); }
 
 // Batch Poisson at 0.5 batches/s of exactly 4 tasks on 2 nodes over 100 s: the total count
 // N is 4 x Poisson(2 x 0.5 x 100): mean 400, Var N / E N = E[B^2]/E[B] = 4.

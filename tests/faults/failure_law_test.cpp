@@ -13,6 +13,7 @@
 
 #include "sim/engine/trace.h"
 #include "tests/faults/faults_fixture.h"
+#include "tests/support/sample_moments.h"
 
 // A named namespace: the test sources are compiled as one unity file, and the other test files'
 // anonymous-namespace helpers (parsed, Periods, has_problem) would clash.
@@ -57,17 +58,8 @@ struct Periods : net::HostListener {
   }
 };
 
-struct Moments {
-  double mean = 0, var = 0;
-};
-Moments moments(const std::vector<double>& v) {
-  Moments m;
-  for (double x : v) m.mean += x;
-  m.mean /= double(v.size());
-  for (double x : v) m.var += (x - m.mean) * (x - m.mean);
-  m.var /= double(v.size() - 1);
-  return m;
-}
+using test_support::Moments;
+Moments moments(const std::vector<double>& v) { return test_support::sample_moments(v); }
 
 // Raw moments E[X^k] of the laws, for the standard errors of the sample mean and variance.
 double weibull_raw(double shape, double scale, int k) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/loadsharing/arrival_process.h"
+#include "tests/support/sample_moments.h"
 
 namespace fdsim::loadsharing {
 namespace {
@@ -22,17 +23,6 @@ std::vector<double> window_counts(ArrivalProcess& p, Rng& rng, double window_s, 
   return counts;
 }
 
-struct MeanVar {
-  double mean = 0, var = 0;
-};
-MeanVar mean_var(const std::vector<double>& v) {
-  MeanVar m;
-  for (double x : v) m.mean += x;
-  m.mean /= double(v.size());
-  for (double x : v) m.var += (x - m.mean) * (x - m.mean);
-  m.var /= double(v.size() - 1);
-  return m;
-}
 
 TEST(ArrivalProcesses, MmppMeanRateAndDispersion) {
   ArrivalProcessSpec s;
@@ -45,7 +35,7 @@ TEST(ArrivalProcesses, MmppMeanRateAndDispersion) {
   Rng rng(7);
   const double t = 100.0;  // window, s
   const auto c = window_counts(p, rng, t, 20000);
-  const MeanVar m = mean_var(c);
+  const test_support::Moments m = test_support::sample_moments(c);
   const double pi0 = 20.0 / 25.0, pi1 = 5.0 / 25.0;
   const double rate = pi0 * 0.5 + pi1 * 5.0;  // 1.4 /s
   EXPECT_DOUBLE_EQ(s.mean_rate_per_s(), rate);
@@ -71,7 +61,7 @@ TEST(ArrivalProcesses, BatchPoissonMeanRateAndDispersion) {
   ArrivalProcess p(s, 0);
   Rng rng(11);
   const auto c = window_counts(p, rng, 50.0, 20000);
-  const MeanVar m = mean_var(c);
+  const test_support::Moments m = test_support::sample_moments(c);
   EXPECT_DOUBLE_EQ(s.mean_rate_per_s(), 0.8);
   EXPECT_NEAR(m.mean / 50.0, 0.8, 4 * std::sqrt(m.var / 20000.0) / 50.0);
   // Compound Poisson: Var N / E N = E[B^2] / E[B] = (2 - p) / p = 2 mean - 1 = 7.
