@@ -94,6 +94,9 @@ void refuse_inapplicable(ObjectReader& a, const std::string& diagnosis, const ch
 bool takes_timeout(const ArmConfig& arm) { return arm.fixed_silence(); }
 bool takes_period(const ArmConfig& arm) { return arm.sends_periodic() || arm.sends_on_silence(); }
 bool takes_alpha(const ArmConfig& arm) { return arm.needs_t_out(); }
+bool takes_member_timeout(const ArmConfig& arm) {
+  return arm.diagnosis == DiagnosisKind::geode_ring;
+}
 
 ArmConfig parse_arm(ObjectReader& a, size_t node_count, size_t buddy_size) {
   ArmConfig arm;
@@ -109,6 +112,8 @@ ArmConfig parse_arm(ObjectReader& a, size_t node_count, size_t buddy_size) {
     if (!takes_timeout(arm)) refuse_inapplicable(a, diagnosis, "timeout_ms", takes_timeout);
     if (!takes_period(arm)) refuse_inapplicable(a, diagnosis, "period_ms", takes_period);
     if (!takes_alpha(arm)) refuse_inapplicable(a, diagnosis, "alpha", takes_alpha);
+    if (!takes_member_timeout(arm))
+      refuse_inapplicable(a, diagnosis, "member_timeout_ms", takes_member_timeout);
   }
   if (arm.fixed_silence()) {
     const double t_ms = a.required_positive("timeout_ms", 0.0, 1e12);
@@ -127,6 +132,11 @@ ArmConfig parse_arm(ObjectReader& a, size_t node_count, size_t buddy_size) {
     arm.alpha = a.positive("alpha", 0.05, 0.0, 1.0);
     if (arm.alpha >= 1.0) a.error("alpha", "expected a number > 0 and < 1");
     a.exclusive_max("alpha");
+  }
+  if (takes_member_timeout(arm)) {
+    // The bound is the membership section's own (models/geode/config.cpp, kMaxMs).
+    if (a.has("member_timeout_ms"))
+      arm.member_timeout = Duration::from_ms(a.positive("member_timeout_ms", 5000, 0.0, 1e9));
   }
   return arm;
 }

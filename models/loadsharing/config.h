@@ -71,6 +71,10 @@ struct ArmConfig {
   // last broadcast of any kind.
   Duration period;
   double alpha = 0.05;  // hou_shin*, oracle_extra: false-diagnosis probability bound of the test
+  // geode_ring: this arm's Geode member-timeout M, replacing the membership section's
+  // member_timeout_ms (and every default derived from it); zero: the section's own. Lets one
+  // scenario give the Geode ring a cost-P(df) frontier on common random numbers (issue 29).
+  Duration member_timeout{};
   // Observers time T_out[i] (docs/models/hou-shin-timeout.md).
   bool uses_hou_shin_timeout() const {
     return diagnosis == DiagnosisKind::hou_shin || diagnosis == DiagnosisKind::hou_shin_extra;

@@ -76,6 +76,11 @@ nlohmann::json LoadSharingModel::metrics() const {
   m["transfers_to_dead_count"] = counters_.transfers_to_dead;
   m["transfers_delivered_count"] = counters_.transfers_delivered;
   m["transfer_bytes"] = counters_.transfer_bytes;
+  for (size_t i = 0; i < kRegionCount; ++i) {
+    nlohmann::json& o = m["transfers_by_sender_region"][std::string(region_name(Region(i)))];
+    o["attempted_count"] = counters_.transfers_by_region[i];
+    o["to_dead_count"] = counters_.transfers_to_dead_by_region[i];
+  }
   for (size_t k = 0; k < kBroadcastKindCount; ++k)
     m["broadcasts_" + std::string(broadcast_kind_name(BroadcastKind(k))) + "_count"] =
         counters_.broadcasts[k];

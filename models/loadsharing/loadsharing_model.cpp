@@ -30,7 +30,12 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
       graph_(config.node_count, config.buddy_size),
       source_(config.workload, world.rng, config.node_count),
       ledger_(config.node_count),
-      recorder_(graph_, world.warmup_end) {
+      recorder_(graph_, world.warmup_end,
+                [this](NodeId observer, size_t k) -> std::optional<Region> {
+                  const View& v = views_[pair(observer, k)];
+                  if (!v.known) return std::nullopt;
+                  return v.last.region;
+                }) {
   if (world.hosts.size() != config.node_count)
     model_misuse(sim_.now(), kNoNode,
                  "the world has " + std::to_string(world.hosts.size()) + " hosts, the config " +

@@ -135,6 +135,9 @@ class LoadSharingModel : public Model, private net::HostListener {
     uint64_t unguaranteed_runs = 0;
     uint64_t transfers_attempted = 0;
     uint64_t transfers_to_dead = 0;
+    // By the sender's own region at the transfer (issue 29's mechanism statistics).
+    uint64_t transfers_by_region[kRegionCount] = {};
+    uint64_t transfers_to_dead_by_region[kRegionCount] = {};
     uint64_t transfers_delivered = 0;
     uint64_t transfer_bytes = 0;
     uint64_t broadcasts[kBroadcastKindCount] = {};

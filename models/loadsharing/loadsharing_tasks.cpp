@@ -191,7 +191,11 @@ void LoadSharingModel::transfer(NodeId from, NodeId to, Task t) {
   const bool dead = world_.hosts.is_crashed(to);
   if (measuring()) {
     ++counters_.transfers_attempted;
-    if (dead) ++counters_.transfers_to_dead;
+    ++counters_.transfers_by_region[size_t(nodes_[from].region)];
+    if (dead) {
+      ++counters_.transfers_to_dead;
+      ++counters_.transfers_to_dead_by_region[size_t(nodes_[from].region)];
+    }
     counters_.transfer_bytes += cfg_.task_bytes;
   }
   if (tracing()) trace(from, "task_transfer", {{"task", t.id}, {"to", to}, {"dead", dead}});

@@ -8,8 +8,10 @@
 
 namespace fdsim::loadsharing {
 
-SuspicionRecorder::SuspicionRecorder(const BuddyGraph& graph, SimTime warmup_end)
+SuspicionRecorder::SuspicionRecorder(const BuddyGraph& graph, SimTime warmup_end,
+                                     ViewRegion view_region)
     : graph_(graph),
+      view_region_(std::move(view_region)),
       b_(graph.buddy_count()),
       warmup_end_(warmup_end),
       pairs_(graph.node_count() * graph.buddy_count()),
@@ -21,7 +23,10 @@ void SuspicionRecorder::accrue(size_t p, NodeId observer, NodeId target, SimTime
   if (now > from && up_[observer] && up_[target]) {
     const double dt = (now - from).seconds();
     pair_up_s_ += dt;
-    if (pair.suspected) live_suspected_s_ += dt;
+    if (pair.suspected) {
+      live_suspected_s_ += dt;
+      by_region_[pair.suspected_in].live_suspected_s += dt;
+    }
   }
   pair.accrued_to = now;
 }
@@ -34,12 +39,20 @@ void SuspicionRecorder::set(SimTime now, NodeId observer, size_t k, bool suspect
   accrue(p, observer, target, now);
   pair.suspected = suspected;
   if (!suspected) return;
+  pair.suspected_in = uint8_t(region_of(observer, k));
+  RegionStats& r = by_region_[pair.suspected_in];
   if (now >= warmup_end_) {
     ++suspicions_;
-    if (up_[target]) ++false_suspicions_;
+    ++r.suspicions;
+    if (up_[target]) {
+      ++false_suspicions_;
+      ++r.false_suspicions;
+    }
   }
   if (pair.pending) {
-    detection_s_.push_back((now - pair.crash_at).seconds());
+    const double d = (now - pair.crash_at).seconds();
+    detection_s_.push_back(d);
+    by_region_[pair.crashed_in].detection_s.push_back(d);
     pair.pending = false;
   }
 }
@@ -70,6 +83,8 @@ void SuspicionRecorder::node_crashed(SimTime now, NodeId n) {
     } else {
       pair.pending = true;
       pair.crash_at = now;
+      pair.crashed_in = uint8_t(region_of(obs[k], k));
+      ++by_region_[pair.crashed_in].crashes_observed;
     }
   }
 }
@@ -81,6 +96,7 @@ void SuspicionRecorder::node_recovered(SimTime now, NodeId n) {
     accrue(index(obs[k], k), obs[k], n, now);
     if (pair.pending) {
       ++never_detected_;
+      ++by_region_[pair.crashed_in].never_detected;
       ++undetected_before_repair_;
       censored_s_.push_back((now - pair.crash_at).seconds());
     }
@@ -97,6 +113,7 @@ void SuspicionRecorder::finish(SimTime horizon) {
       accrue(p, NodeId(j), graph_.preferred(NodeId(j))[k], horizon);
       if (pairs_[p].pending) {
         ++never_detected_;
+        ++by_region_[pairs_[p].crashed_in].never_detected;
         censored_s_.push_back((horizon - pairs_[p].crash_at).seconds());
       }
       pairs_[p].pending = false;
@@ -133,6 +150,19 @@ nlohmann::json SuspicionRecorder::metrics() const {
   m["detection_time_p90_s"] = defined(quantile_sorted(d, 0.9));
   m["detection_time_p99_s"] = defined(quantile_sorted(d, 0.99));
   m["detection_time_max_s"] = d.empty() ? nlohmann::json() : nlohmann::json(d.back());
+  nlohmann::json& by = m["by_region"];
+  for (size_t i = 0; i <= kRegionCount; ++i) {
+    const RegionStats& r = by_region_[i];
+    nlohmann::json& o =
+        by[i == kUnknown ? std::string("unknown") : std::string(region_name(Region(i)))];
+    o["suspicions_count"] = r.suspicions;
+    o["false_suspicions_count"] = r.false_suspicions;
+    o["live_suspected_time_s"] = r.live_suspected_s;
+    o["crashes_observed_count"] = r.crashes_observed;
+    o["detections_count"] = r.detection_s.size();
+    o["detections_never_count"] = r.never_detected;
+    o["detection_time_mean_s"] = defined(mean_of(r.detection_s));
+  }
   return m;
 }
 

@@ -19,19 +19,35 @@
 //   are right-censored at the repair, the horizon and the observer's crash respectively.
 // A crashed observer's suspicions vanish with it (no transition is recorded); it starts again
 // trusting everyone (or whatever the model reports at its recovery).
+//
+// By region (issue 29, the mechanism behind an arm's P(df)): every suspicion, false suspicion,
+// live-suspected interval and detection is also counted under the target's region as the
+// observer's view held it (`view_region(observer, k)`: the last broadcast received; a bucket
+// `unknown` for an observer that has heard nothing since its own recovery)
+// at the instant the suspicion began or the crash happened. Hou-Shin's T_out differs by that
+// region, and only targets last seen in U receive transfers, so a false suspicion of a U target
+// costs placements while one of an O target costs nothing.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include <array>
+#include <functional>
+#include <optional>
+
 #include "models/loadsharing/buddies.h"
+#include "models/loadsharing/regions.h"
 #include "sim/engine/time.h"
 
 namespace fdsim::loadsharing {
 
 class SuspicionRecorder {
  public:
-  SuspicionRecorder(const BuddyGraph& graph, SimTime warmup_end);
+  // `view_region(observer, k)`: the region of the observer's k-th target in its view now, or
+  // nullopt if the observer knows nothing of it (empty function: every target counts as U).
+  using ViewRegion = std::function<std::optional<Region>(NodeId, size_t)>;
+  SuspicionRecorder(const BuddyGraph& graph, SimTime warmup_end, ViewRegion view_region = {});
 
   bool suspected(NodeId observer, size_t k) const { return pairs_[index(observer, k)].suspected; }
   // A transition of the pair (observer, k) to `suspected` (no-op if unchanged).
@@ -56,11 +72,30 @@ class SuspicionRecorder {
     bool pending = false;  // a detection is awaited
     SimTime crash_at;
     SimTime accrued_to;  // live/suspected time accounted up to here
+    uint8_t suspected_in = 0;  // target's region (region_of) when the suspicion began
+    uint8_t crashed_in = 0;    // ... when the awaited crash happened
+  };
+  struct RegionStats {
+    uint64_t suspicions = 0;
+    uint64_t false_suspicions = 0;
+    double live_suspected_s = 0;
+    uint64_t crashes_observed = 0;  // (crash, observer up and not suspecting) pairs
+    uint64_t never_detected = 0;    // of those: repair or horizon first
+    std::vector<double> detection_s;
   };
   size_t index(NodeId observer, size_t k) const { return size_t(observer) * b_ + k; }
   void accrue(size_t pair, NodeId observer, NodeId target, SimTime now);
+  // Index into by_region_: the Region's value, or kUnknown.
+  static constexpr size_t kUnknown = kRegionCount;
+  size_t region_of(NodeId observer, size_t k) const {
+    if (!view_region_) return size_t(Region::U);
+    const std::optional<Region> r = view_region_(observer, k);
+    return r ? size_t(*r) : kUnknown;
+  }
 
   const BuddyGraph& graph_;
+  ViewRegion view_region_;
+  std::array<RegionStats, kRegionCount + 1> by_region_;  // U, M, O, unknown
   size_t b_;
   SimTime warmup_end_;
   std::vector<Pair> pairs_;

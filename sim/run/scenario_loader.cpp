@@ -75,6 +75,36 @@ void check_hou_shin_losses(const Scenario& s, Diagnostics& diag) {
   }
 }
 
+// geode_ring arms that set member_timeout_ms run the membership section parsed again with that
+// value in place of the section's own, so every default derived from M (ping and view timers,
+// join and reconnect waits) follows it, exactly as if the section had said it. The re-parse
+// writes nothing to the resolved config (the arm's own entry shows the value) and adds no cost
+// terms; its problems are reported on the arm's key.
+void parse_arm_memberships(const json& doc, Scenario& s, Diagnostics& diag) {
+  const json* section = doc.contains("membership") ? &doc["membership"] : nullptr;
+  if (section == nullptr || !section->is_object()) return;
+  const auto& arms = s.load_sharing->arms;
+  for (size_t a = 0; a < arms.size(); ++a) {
+    if (arms[a].diagnosis != loadsharing::DiagnosisKind::geode_ring ||
+        arms[a].member_timeout == Duration{})
+      continue;
+    json copy = *section;
+    copy["member_timeout_ms"] = arms[a].member_timeout.millis();
+    Diagnostics scratch;
+    json resolved = json::object();
+    ObjectReader r(&copy, "$.membership", scratch, resolved);
+    geode::GeodeConfig cfg = geode::parse_geode_config(r, s.top.nodes);
+    r.finish();
+    if (!scratch.ok()) {
+      diag.add("$.load_sharing.arms[" + std::to_string(a) + "].member_timeout_ms",
+               "the membership section with this member timeout is invalid: " +
+                   scratch.problems.front().str());
+      continue;
+    }
+    s.membership_for_arm.emplace(a, std::move(cfg));
+  }
+}
+
 // The arms (contracts.md, "Arms and runs"): the load-sharing arms if load sharing is present
 // (with the membership rules), else the Geode arms, else the heartbeat study's arms.
 void choose_arms(Scenario& s, const scenario::ModelSections& sections, Diagnostics& diag) {
@@ -272,6 +302,7 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
       root.consume("workload");
       root.consume("load_sharing");
     }
+    if (s->load_sharing && s->membership) parse_arm_memberships(doc, *s, diag);
     for (const char* key : {"workload", "load_sharing"}) {
       scenario::FieldSpec object;
       object.type = scenario::FieldSpec::Type::object;

@@ -14,6 +14,7 @@
 // - Sections that depend on the node set (network, faults, models) are only parsed when the
 //   `nodes` section itself is valid, to avoid a cascade of errors caused by one bad count.
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -44,6 +45,9 @@ struct Scenario {
   net::NetworkConfig network;
   faults::FaultsConfig faults;
   std::optional<geode::GeodeConfig> membership;
+  // geode_ring arms with their own member_timeout_ms: arm index -> the membership section
+  // parsed again with that member timeout (every default derived from M follows it).
+  std::map<size_t, geode::GeodeConfig> membership_for_arm;
   std::optional<loadsharing::LoadSharingConfig> load_sharing;
   std::optional<detectors::HeartbeatStudyConfig> detectors;
   std::optional<swim::SwimConfig> swim;  // SWIM / Lifeguard (runs alone)

@@ -61,7 +61,7 @@ std::vector<json> seeds() {
     "execution_overrides": [{"nodes": [0], "distribution": "exponential"}],
     "deadline": {"kind": "uniform"}})");
   ls["load_sharing"] = json::parse(R"({
-    "estimation": {}, "arms": [{"name": "a", "diagnosis": "geode_ring"}]})");
+    "estimation": {}, "arms": [{"name": "a", "diagnosis": "geode_ring", "member_timeout_ms": 2000}]})");
   out.push_back(ls);
   json senders = common;
   senders["detectors"] = {{"senders", "all"}, {"arms", detector_arms}};

@@ -46,7 +46,10 @@ Models build_models(const Scenario& s, World& world, const SimulationPlan& plan)
       geode::GeodeModel* membership = nullptr;
       std::function<bool(NodeId, NodeId)> membership_failed;
       if (cfg.arm_needs_membership(plan.arm_index)) {
-        auto g = std::make_unique<geode::GeodeModel>(world, *s.membership, size_t{0});
+        const auto own = s.membership_for_arm.find(plan.arm_index);
+        const geode::GeodeConfig& mcfg =
+            own != s.membership_for_arm.end() ? own->second : *s.membership;
+        auto g = std::make_unique<geode::GeodeModel>(world, mcfg, size_t{0});
         membership = g.get();
         membership_failed = [membership](NodeId observer, NodeId target) {
           return membership->considers_failed(observer, target);

@@ -103,6 +103,30 @@ TEST_F(CliTraffic, GeodeRingInsideLoadSharing) {
   EXPECT_GT(by["ls.broadcast.region_change"].get<double>(), 0);
 }
 
+// A geode_ring arm's own member_timeout_ms (issue 29: a frontier for the ring): the arm runs the
+// membership section with that M and every default derived from it. An arm giving the section's
+// own M is identical to one giving none; M = 4000 ms heartbeats half as often (T = M/2).
+TEST_F(CliTraffic, GeodeRingArmsWithTheirOwnMemberTimeout) {
+  const std::string head = R"({"name": "lg", "seed": 2, "horizon_s": 30, "warmup_s": 10,
+    "nodes": {"count": 6}, "network": {"latency": {"model": "constant", "ms": 1}},
+    "workload": {"arrival_rate_per_s": 0.5,
+                 "execution": {"distribution": "exponential", "rate_per_s": 1},
+                 "deadline": {"kind": "fixed", "relative_s": 6}},
+    "membership": {"profile": "wiki", "member_timeout_ms": 2000},
+    "load_sharing": {"arms": [)";
+  const json plain = run_arm(head + R"({"name": "g", "diagnosis": "geode_ring"}]}})", "g");
+  const json same = run_arm(
+      head + R"({"name": "g", "diagnosis": "geode_ring", "member_timeout_ms": 2000}]}})", "g");
+  const json slow = run_arm(
+      head + R"({"name": "g", "diagnosis": "geode_ring", "member_timeout_ms": 4000}]}})", "g");
+  ASSERT_TRUE(plain.contains("traffic") && slow.contains("traffic"));
+  EXPECT_EQ(plain, same);
+  const double hb2 = plain["traffic"]["by_type"]["messages_count"]["geode.heartbeat"].get<double>();
+  const double hb4 = slow["traffic"]["by_type"]["messages_count"]["geode.heartbeat"].get<double>();
+  EXPECT_GT(hb4, 0);
+  EXPECT_NEAR(hb4 / hb2, 0.5, 0.06);
+}
+
 // SWIM's own per-kind counters count the same UDP packets.
 TEST_F(CliTraffic, SwimPacketsMatchTheModelsCounters) {
   const json m = run_arm(R"({"name": "s", "seed": 1, "horizon_s": 40, "warmup_s": 10,

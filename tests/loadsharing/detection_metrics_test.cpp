@@ -66,6 +66,74 @@ TEST(SuspicionRecorder, HandBuiltSequence_UnbiasedDetectionMetrics) {
   EXPECT_TRUE(m["detection_time_km_median_s"].is_null());
 }
 
+// By region (issue 29): the same sequence as HandBuiltSequence with the observers' views of
+// node 0 scripted: observer 1 sees it in U until t = 25, then O; observer 2 sees it in M; node 2
+// and node 1 are unknown to observer 0 (it heard nothing since a recovery).
+//   t = 5    1 suspects 0 in U (false; live-suspected from 5 to the crash at 10: 5 s, U)
+//   t = 10   0 crashes: 1 already suspects; 2 pending, crashed in M
+//   t = 13   2 detects it: M detection 3 s; t = 20 repair, 1 suspects 0 live from 20 to 21: U
+//   t = 30   0 crashes: 1 pending in O, 2 pending in M; 31.5: 2 detects (M, 1.5 s);
+//   t = 40   repair: 1 never detected it (O)
+//   t = 50   2 crashes, t = 52 1 crashes: observer 0's pairs are unknown, never detected at the
+//            horizon; observer 1's pair of node 2 (view: U by default) abandoned.
+TEST(SuspicionRecorder, ByRegionSplitsByTheTargetsRegionInTheObserversView) {
+  const BuddyGraph g(3, 2);
+  double now_s = 0;
+  SuspicionRecorder r(g, SimTime::zero(),
+                      [&](NodeId observer, size_t k) -> std::optional<Region> {
+                        const NodeId target = g.preferred(observer)[k];
+                        if (observer == 0) return std::nullopt;
+                        if (target != 0) return Region::U;
+                        if (observer == 2) return Region::M;
+                        return now_s < 25 ? Region::U : Region::O;
+                      });
+  auto at = [&](double s) {
+    now_s = s;
+    return at_s(s);
+  };
+  r.set(at(5), 1, k_of(g, 1, 0), true);
+  r.node_crashed(at(10), 0);
+  r.set(at(13), 2, k_of(g, 2, 0), true);
+  r.node_recovered(at(20), 0);
+  r.set(at(21), 1, k_of(g, 1, 0), false);
+  r.set(at(22), 2, k_of(g, 2, 0), false);
+  r.node_crashed(at(30), 0);
+  r.set(at(31.5), 2, k_of(g, 2, 0), true);
+  r.node_recovered(at(40), 0);
+  r.node_crashed(at(50), 2);
+  r.node_crashed(at(52), 1);
+  r.finish(at(100));
+  const nlohmann::json m = r.metrics();
+  const nlohmann::json& b = m["by_region"];
+  EXPECT_EQ(b["U"]["suspicions_count"], 1);
+  EXPECT_EQ(b["U"]["false_suspicions_count"], 1);
+  EXPECT_DOUBLE_EQ(b["U"]["live_suspected_time_s"].get<double>(), 5.0 + 1.0);
+  EXPECT_EQ(b["M"]["suspicions_count"], 2);
+  EXPECT_EQ(b["M"]["false_suspicions_count"], 0);
+  EXPECT_EQ(b["M"]["crashes_observed_count"], 2);
+  EXPECT_EQ(b["M"]["detections_count"], 2);
+  EXPECT_DOUBLE_EQ(b["M"]["detection_time_mean_s"].get<double>(), (3.0 + 1.5) / 2);
+  EXPECT_EQ(b["O"]["crashes_observed_count"], 1);
+  EXPECT_EQ(b["O"]["detections_never_count"], 1);
+  EXPECT_TRUE(b["O"]["detection_time_mean_s"].is_null());
+  EXPECT_EQ(b["U"]["crashes_observed_count"], 1);  // 1 watching 2: abandoned at 1's crash
+  EXPECT_EQ(b["U"]["detections_never_count"], 0);
+  EXPECT_EQ(b["unknown"]["crashes_observed_count"], 2);  // 0 watching 2, then 0 watching 1
+  EXPECT_EQ(b["unknown"]["detections_never_count"], 2);
+  // The split adds up to the totals.
+  uint64_t susp = 0, never = 0, observed = 0;
+  for (const char* reg : {"U", "M", "O", "unknown"}) {
+    susp += b[reg]["suspicions_count"].get<uint64_t>();
+    never += b[reg]["detections_never_count"].get<uint64_t>();
+    observed += b[reg]["crashes_observed_count"].get<uint64_t>();
+  }
+  EXPECT_EQ(susp, m["suspicions_count"].get<uint64_t>());
+  EXPECT_EQ(never, m["detections_never_count"].get<uint64_t>());
+  EXPECT_EQ(observed, m["detections_count"].get<uint64_t>() +
+                          m["detections_never_count"].get<uint64_t>() +
+                          m["detections_abandoned_count"].get<uint64_t>());
+}
+
 // The old definition counted the pair that already suspected the target as detected in 0 s:
 // with many false suspicions that made the mean look better. Now a recorder where every
 // observer already suspects has no detection at all.
