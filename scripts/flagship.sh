@@ -19,6 +19,12 @@
 #   headline.md                   best fixed timeout in hindsight, adaptive arms, oracle, gap
 #                                 shares per regime (also printed to stdout)
 #   comparisons.md, .csv          every arm against hou_shin_extra, raw and Holm-adjusted p
+# and then the reduced regime map (scenarios/sweeps/regime-map-small.json: 5 of the full map's
+# 18 regimes, 16 arms, half-length horizons, 6 replications; about 1 min on 2 cores) into
+# $FDSIM_RESULTS/regime-map/ (regime_map.md, printed, with .csv, .png, .svg, frontiers.png,
+# families.md, mechanism.md): per regime, the adaptive scheme against the best fixed scheme at
+# equal message cost. The full map is results/fixed-vs-adaptive/ (scripts/regenerate_results.sh
+# fixed-vs-adaptive).
 # Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
 # nproc), FDSIM_WORK (work directory root, default out), FDSIM_KEEP_WORK=1 to resume from the
 # runs already in the work directory instead of starting afresh (only safe with the same binary).
@@ -50,3 +56,17 @@ cp "$work/aggregate.csv" "$work/sweep.json" "$res/"
 FDSIM_PYTHON="$py" scripts/fdsim-analysis study fixed-vs-adaptive --sweep "$work" --out "$res" \
   --format png,svg
 echo "flagship: wrote $res/headline.md, comparisons.md, fixed_vs_adaptive.png and .svg" >&2
+
+# The reduced regime map. Its run files live in $work-regime-map (resumable like the above).
+map_work=$work-regime-map
+[ "${FDSIM_KEEP_WORK:-0}" = 1 ] || rm -rf "$map_work"
+mkdir -p "$map_work" "$res/regime-map"
+echo "flagship: running scenarios/sweeps/regime-map-small.json (-j $jobs) into $map_work" >&2
+"$fdsim" sweep scenarios/sweeps/regime-map-small.json --out "$map_work" -j "$jobs" \
+  --reference-arm oracle ${FDSIM_QUIET:+--quiet}
+echo >&2
+echo "Reduced regime map (5 regimes, 6 replications: a preview; the full map with 18 regimes" \
+     "and 16 replications is results/fixed-vs-adaptive/README.md):"
+FDSIM_PYTHON="$py" scripts/fdsim-analysis study regime-map --sweep "$map_work" \
+  --out "$res/regime-map" --format png,svg
+echo "flagship: wrote $res/regime-map/regime_map.md, .csv, .png, frontiers.png, mechanism.md" >&2

@@ -25,7 +25,8 @@
 #
 # Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
 # nproc), FDSIM_WORK (work root, default out). Needs /usr/bin/python3 with numpy + matplotlib.
-# CPU time (measured, idle core): flagship 2 min (64 runs), fixed-vs-adaptive 10 min (320 runs),
+# CPU time (measured, idle core): flagship 2 min (64 runs), fixed-vs-adaptive: the regime map
+# (288 runs) MAP_CPU plus the load-regime study about 16 min (320 runs),
 # paper about 10 min (190 runs), detectors and geode a few minutes each; swim 1 min; memberlist
 # about 35 min of wall time (the real library runs in real time).
 set -euo pipefail
@@ -520,9 +521,18 @@ def headline(res, readme):
     with open(os.path.join(res, "headline.md")) as f:
         fill(readme, "headline", f.read())
 
+def regime_map(res, readme):
+    """The regime map's table (written by `analysis study regime-map`) into its README."""
+    with open(os.path.join(res, "regime_map.md")) as f:
+        fill(readme, "regime-map", f.read())
+    with open(os.path.join(res, "budget-a0.3", "regime_map.md")) as f:
+        fill(readme, "regime-map-a0.3", f.read())
+
 step = sys.argv[1]
 if step == "headline":
     headline(sys.argv[2], sys.argv[3])
+elif step == "regime-map":
+    regime_map(sys.argv[2], sys.argv[3])
 elif step == "paper":
     paper(sys.argv[2], sys.argv[3], sys.argv[4])
 elif step == "detectors":
@@ -545,14 +555,21 @@ study_flagship() {
   fi
 }
 
-# The full fixed-versus-adaptive study (40 replications; the flagship is its first 8).
+# The fixed-versus-adaptive study: the regime map (issue 29; 18 regimes x 16 replications, every
+# arm family with its cost frontier) into results/fixed-vs-adaptive/, and the earlier load-regime
+# study (40 replications; the flagship is its first 8) into results/fixed-vs-adaptive/load-regimes/.
 study_fixed_vs_adaptive() {
-  local res=results/fixed-vs-adaptive
-  sweep fixed-vs-adaptive scenarios/studies/fixed-vs-adaptive-sweep.json $res \
+  local res=results/fixed-vs-adaptive old=results/fixed-vs-adaptive/load-regimes
+  sweep regime-map scenarios/studies/regime-map-sweep.json $res --reference-arm oracle
+  analysis study regime-map --sweep "$work/regime-map" --out $res --format png,svg >/dev/null
+  analysis study regime-map --sweep "$work/regime-map" --out $res/budget-a0.3 \
+    --budget-arm hou_shin_extra_a0.3 --format png,svg >/dev/null
+  post regime-map $res $res/README.md
+  sweep fixed-vs-adaptive scenarios/studies/fixed-vs-adaptive-sweep.json $old \
     --reference-arm oracle
-  analysis study fixed-vs-adaptive --sweep "$work/fixed-vs-adaptive" --out $res \
+  analysis study fixed-vs-adaptive --sweep "$work/fixed-vs-adaptive" --out $old \
     --format png,svg >/dev/null
-  post headline $res $res/README.md
+  post headline $old $old/README.md
 }
 
 study_paper() {
