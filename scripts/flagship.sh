@@ -66,7 +66,7 @@ echo "flagship: running scenarios/sweeps/regime-map-small.json (-j $jobs) into $
   --reference-arm oracle ${FDSIM_QUIET:+--quiet}
 echo >&2
 echo "Reduced regime map (5 regimes, 6 replications: a preview; the full map with 18 regimes" \
-     "and 16 replications is results/fixed-vs-adaptive/README.md):"
+     "and 12 replications is results/fixed-vs-adaptive/README.md):"
 FDSIM_PYTHON="$py" scripts/fdsim-analysis study regime-map --sweep "$map_work" \
   --out "$res/regime-map" --format png,svg
 echo "flagship: wrote $res/regime-map/regime_map.md, .csv, .png, frontiers.png, mechanism.md" >&2

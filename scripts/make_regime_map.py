@@ -4,7 +4,7 @@
   scenarios/studies/regime-map.json         base scenario: 16 nodes and every arm family at
                                             several parameter values (each family gets a
                                             cost-P(df) frontier), on common random numbers
-  scenarios/studies/regime-map-sweep.json   the full map: 18 regimes x 16 replications
+  scenarios/studies/regime-map-sweep.json   the full map: 18 regimes x 12 replications
   scenarios/sweeps/regime-map-small.json    the main job's reduced map: 5 regimes, 6
                                             replications, half-hour horizons
 
@@ -219,10 +219,10 @@ def main():
     write("scenarios/studies/regime-map-sweep.json", sweep(
         "regime-map",
         "The fixed-versus-adaptive regime map (issue 29): 18 regimes (two anchors, S = stress and "
-        "R = realistic, and one-factor-at-a-time departures from each) x 16 replications, every "
+        "R = realistic, and one-factor-at-a-time departures from each) x 12 replications, every "
         "arm family with its frontier. scripts/regenerate_results.sh regime-map writes "
         "results/fixed-vs-adaptive/ (analysis: fdsim-analysis study regime-map).",
-        "regime-map.json", regs, 16))
+        "regime-map.json", regs, 12))
     small_keys = ("S", "S.loss10", "S.bursty", "R", "R.changing")
     small = [r for r in regs if r["key"] in small_keys]
     write("scenarios/studies/regime-map-small.json", {**base(small_arms()),

@@ -26,7 +26,7 @@
 # Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
 # nproc), FDSIM_WORK (work root, default out). Needs /usr/bin/python3 with numpy + matplotlib.
 # CPU time (measured, idle core): flagship 2 min (64 runs), fixed-vs-adaptive: the regime map
-# (288 runs) MAP_CPU plus the load-regime study about 16 min (320 runs),
+# (216 runs) MAP_CPU plus the load-regime study about 16 min (320 runs),
 # paper about 10 min (190 runs), detectors and geode a few minutes each; swim 1 min; memberlist
 # about 35 min of wall time (the real library runs in real time).
 set -euo pipefail
@@ -555,7 +555,7 @@ study_flagship() {
   fi
 }
 
-# The fixed-versus-adaptive study: the regime map (issue 29; 18 regimes x 16 replications, every
+# The fixed-versus-adaptive study: the regime map (issue 29; 18 regimes x 12 replications, every
 # arm family with its cost frontier) into results/fixed-vs-adaptive/, and the earlier load-regime
 # study (40 replications; the flagship is its first 8) into results/fixed-vs-adaptive/load-regimes/.
 study_fixed_vs_adaptive() {

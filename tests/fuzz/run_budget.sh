@@ -21,5 +21,5 @@ done < <(find "$repo/scenarios" "$repo/tests/cli/bad_input" "$repo/tests/fuzz/co
 cd "$work"
 # -timeout=120 per input: a valid scenario of millions of nodes (a mutant may reach 10 million)
 # is slow under ASan without hanging; a real hang still fails.
-exec "$fuzz" -max_total_time="${FDSIM_FUZZ_SECONDS:-60}" -seed=1 -max_len=65536 \
+exec "$fuzz" -max_total_time="${FDSIM_FUZZ_SECONDS:-45}" -seed=1 -max_len=65536 \
   -rss_limit_mb=4096 -timeout=120 -print_final_stats=1 corpus seeds
