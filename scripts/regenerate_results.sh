@@ -25,9 +25,13 @@
 #
 # Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
 # nproc), FDSIM_WORK (work root, default out). Needs /usr/bin/python3 with numpy + matplotlib.
-# CPU time (measured, idle core): flagship 2 min (64 runs), fixed-vs-adaptive 10 min (320 runs),
-# paper about 10 min (190 runs), detectors and geode a few minutes each; swim 1 min; memberlist
-# about 35 min of wall time (the real library runs in real time).
+# CPU time of the simulations: flagship 2 min (64 runs) and fixed-vs-adaptive 10 min (320 runs)
+# (earlier measurements, idle core); paper 5.9 min (190 runs: 5.3 + 0.6 for the drop variant),
+# detectors 2.0 min, geode 2.5 min (measured 2 December 2026 on one shard per sweep, the first
+# replication of every point, from run_stats.cpu_time_s, times the replications); swim 65 s +
+# 16 s for the Lifeguard-paper experiment (measured whole, 2 December and 1 December 2026);
+# memberlist about 35 min of wall time (the real library runs in real time). The Python
+# analysis and figures come on top and were not re-measured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -709,10 +713,10 @@ study_geode() {
   post geode-removal $rm "$work/geode-removal/runs"
 }
 
-# SWIM: Lifeguard on/off and the Geode ring under pauses and loss (about 45 s of CPU).
+# SWIM: Lifeguard on/off and the Geode ring under pauses and loss (65 s of CPU, measured).
 study_swim() {
   "$py" results/swim/study.py --fdsim "$fdsim" --work "$work/swim"
-  # The Lifeguard paper's experiment with starved members (issue 27; about 20 s of CPU).
+  # The Lifeguard paper's experiment with starved members (issue 27; 16 s of CPU, measured).
   "$py" results/swim/lifeguard-paper/study.py --fdsim "$fdsim" --work "$work/swim-lifeguard-paper"
 }
 
