@@ -25,10 +25,15 @@
 #
 # Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
 # nproc), FDSIM_WORK (work root, default out). Needs /usr/bin/python3 with numpy + matplotlib.
-# CPU time (measured, idle core): flagship 2 min (64 runs), fixed-vs-adaptive: the regime map
-# (216 runs) MAP_CPU plus the load-regime study about 16 min (320 runs),
-# paper about 10 min (190 runs), detectors and geode a few minutes each; swim 1 min; memberlist
-# about 35 min of wall time (the real library runs in real time).
+# CPU time of the simulations: flagship 4.1 min with the main job's reduced regime map (64 + 30
+# runs, measured 2 December 2026 on a shared machine, `time`); fixed-vs-adaptive: the regime map
+# (216 runs) MAP_CPU, plus the load-regime study about 16 min (320 runs of about 3 CPU-s,
+# its README); paper 5.9 min (190 runs: 5.3 + 0.6 for the drop variant),
+# detectors 2.0 min, geode 2.5 min (measured 2 December 2026 on one shard per sweep, the first
+# replication of every point, from run_stats.cpu_time_s, times the replications); swim 65 s +
+# 16 s for the Lifeguard-paper experiment (measured whole, 2 December and 1 December 2026);
+# memberlist about 35 min of wall time (the real library runs in real time). The Python
+# analysis and figures come on top and were not re-measured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -253,6 +258,108 @@ def paper(res, readme, prefix):
             fill(readme, "headline", f.read())
     fill(readme, prefix + "diagnosis",
          "\n".join(t for m, t in sections if m in ("false_suspicions_count", "detection_time_km_median_s")))
+    paper_equivalence(res, readme, prefix, rows, arms, points, col_axis, group_axes, ref)
+
+# The equivalence margin of the paper study, in points of P(dynamic failure) of the feasible
+# tasks: 0.02 points (2e-4), the size of the smallest effects this repository reports as
+# findings (the adaptive scheme's advantage over the best fixed timeout at loads 0.8-0.95 in
+# results/fixed-vs-adaptive, 0.02-0.04 points), so "equivalent" never hides an effect of the
+# size the studies are about; about 8-16 feasible tasks per node-day at loads 0.5-0.95. 0.05
+# points is shown as a sensitivity column.
+PAPER_DELTA_POINTS = 0.02
+PAPER_DELTA_LOOSE_POINTS = 0.05
+
+def paper_equivalence(res, readme, prefix, rows, arms, points, col_axis, group_axes, ref):
+    """Every arm against the reference on P(dynamic failure) of the feasible tasks: TOST at
+    PAPER_DELTA_POINTS and one-sided superiority tests, each kind Holm-adjusted over every
+    comparison of the table (analysis/fdsim_analysis/equivalence.py); equivalence.md/.csv and
+    the README's per-arm summary."""
+    from analysis.fdsim_analysis.equivalence import family_verdicts, t_interval
+    metric = "dynamic_failure_feasible_ratio"
+    keys = [(p, a) for p in sorted(points) for a in arms
+            if a != ref and (p, a, metric) in rows]
+    def comp(k):
+        r = rows[(k[0], k[1], metric)]
+        n = r.get("diff_n")
+        return (r.get("diff_mean"), r.get("diff_sd"), None if n is None else int(n))
+    comps = [comp(k) for k in keys]
+    tight = family_verdicts(comps, PAPER_DELTA_POINTS / 100, positive_is_better=False)
+    loose = family_verdicts(comps, PAPER_DELTA_LOOSE_POINTS / 100, positive_is_better=False)
+    m = sum(1 for v in tight if v.p_tost is not None)
+    def label(p):
+        parts = [f"repair {points[p][a]:g} s" if a == "$.faults[0].mean_down_s" else f"{a} = {points[p][a]}"
+                 for a in group_axes]
+        c = points[p][col_axis]
+        parts.append(c if isinstance(c, str) else f"load {c:g}")
+        return ", ".join(parts)
+    def pts(x):
+        return "n/a" if x is None else f"{100 * x:+.3f}"
+    header = ["point", "arm", "Δ (points)", "90% interval (points)", "p TOST (Holm)",
+              "p better (Holm)", "p worse (Holm)", f"verdict, δ = {PAPER_DELTA_POINTS:g}",
+              f"verdict, δ = {PAPER_DELTA_LOOSE_POINTS:g}"]
+    body, csvr = [], []
+    for k, v, w in zip(keys, tight, loose):
+        ci = t_interval(v.diff_mean, v.diff_sd, v.n, 0.90)
+        body.append([f"{k[0]}: {label(k[0])}", k[1], pts(v.diff_mean),
+                     "n/a" if ci is None else f"[{pts(ci[0])}, {pts(ci[1])}]",
+                     fmt_p(v.p_tost_adj), fmt_p(v.p_less_adj), fmt_p(v.p_greater_adj),
+                     v.verdict, w.verdict])
+        csvr.append([k[0], *(points[k[0]].get(a) for a in group_axes), points[k[0]][col_axis], k[1],
+                     v.n, v.diff_mean, v.diff_sd, None if ci is None else ci[0],
+                     None if ci is None else ci[1], v.p_tost, v.p_tost_adj, v.p_less, v.p_less_adj,
+                     v.p_greater, v.p_greater_adj, v.verdict, w.p_tost_adj, w.verdict])
+    intro = (f"Every arm against `{ref}` on P(dynamic failure) of the feasible tasks "
+             f"(`{metric}`), paired over replications: Δ = arm − {ref} in percentage points, its "
+             f"90% Student-t interval, and three tests, each Holm-adjusted over the {m} comparisons "
+             f"of this table: TOST of |Δ| < δ (two one-sided paired t tests; at 0.05 the same as "
+             f"the 90% interval inside (−δ, δ) before the adjustment), and the one-sided paired t "
+             f"tests of Δ < 0 (the arm better) and Δ > 0 (the arm worse). Verdict at level 0.05: "
+             f"`equivalent` if the adjusted TOST p < 0.05, else `better` / `worse` if that "
+             f"adjusted one-sided p < 0.05, else `inconclusive`. δ = {PAPER_DELTA_POINTS:g} "
+             f"points: the smallest effects this repository reports as findings (the adaptive "
+             f"scheme's advantage over the best fixed timeout at loads 0.8-0.95 in "
+             f"results/fixed-vs-adaptive is 0.02-0.04 points), so `equivalent` cannot hide an "
+             f"effect of that size; {PAPER_DELTA_LOOSE_POINTS:g} points as a sensitivity column. "
+             f"Generated by scripts/regenerate_results.sh "
+             f"(analysis/fdsim_analysis/equivalence.py).\n")
+    write(os.path.join(res, "equivalence.md"),
+          f"# {os.path.basename(res.rstrip('/'))}: equivalence and superiority against {ref} "
+          f"(generated)\n\n" + intro + "\n" + md_table(header, body))
+    write_csv(os.path.join(res, "equivalence.csv"),
+              ["point"] + [a.rsplit(".", 1)[-1] for a in group_axes] +
+              [col_axis.rsplit(".", 1)[-1], "arm", "diff_n", f"diff_mean_vs_{ref}", "diff_sd",
+               "diff_ci90_lo", "diff_ci90_hi", "p_tost", "p_tost_holm", "p_better", "p_better_holm",
+               "p_worse", "p_worse_holm", "verdict", "p_tost_loose_holm", "verdict_loose"], csvr)
+    # The README's summary: per arm, the verdicts over the points; then the best fixed timeout
+    # in hindsight (the fixed_* arm with the lowest mean at each point) against the scheme.
+    kinds = ("better", "equivalent", "worse", "inconclusive")
+    sh = ["arm"] + [f"{x} (δ = {PAPER_DELTA_POINTS:g})" for x in kinds] + [f"equivalent (δ = {PAPER_DELTA_LOOSE_POINTS:g})"]
+    sb = []
+    for arm in arms:
+        if arm == ref:
+            continue
+        vs = [(v, w) for k, v, w in zip(keys, tight, loose) if k[1] == arm]
+        sb.append([arm] + [str(sum(1 for v, _ in vs if v.verdict == x)) for x in kinds] +
+                  [str(sum(1 for _, w in vs if w.verdict == "equivalent"))])
+    bh = ["point", "best fixed (hindsight)", "Δ (points)", "90% interval", f"verdict, δ = {PAPER_DELTA_POINTS:g}",
+          f"verdict, δ = {PAPER_DELTA_LOOSE_POINTS:g}"]
+    bb = []
+    for p in sorted(points):
+        fixed = [(rows[(p, a, metric)]["mean"], a) for a in arms
+                 if a.startswith("fixed_") and not a.startswith("fixed_periodic") and (p, a, metric) in rows]
+        if not fixed:
+            continue
+        best = min(fixed)[1]
+        i = keys.index((p, best))
+        v, w = tight[i], loose[i]
+        ci = t_interval(v.diff_mean, v.diff_sd, v.n, 0.90)
+        bb.append([f"{p}: {label(p)}", best, pts(v.diff_mean),
+                   "n/a" if ci is None else f"[{pts(ci[0])}, {pts(ci[1])}]", v.verdict, w.verdict])
+    summary = (f"Verdicts of every arm against `{ref}` over the points (`equivalence.md`: TOST at "
+               f"δ = {PAPER_DELTA_POINTS:g} points and one-sided tests, each Holm-adjusted over "
+               f"the {m} comparisons; why this δ: there):\n\n" + md_table(sh, sb) +
+               "\nThe best fixed timeout in hindsight at each point against the scheme:\n\n" + md_table(bh, bb))
+    fill(readme, prefix + "equivalence", summary)
 
 # ---------------------------------------------------------------------------------------------
 DET_KNOBS = {  # arm -> (axis path, knob label)
@@ -624,10 +731,10 @@ study_geode() {
   post geode-removal $rm "$work/geode-removal/runs"
 }
 
-# SWIM: Lifeguard on/off and the Geode ring under pauses and loss (about 45 s of CPU).
+# SWIM: Lifeguard on/off and the Geode ring under pauses and loss (65 s of CPU, measured).
 study_swim() {
   "$py" results/swim/study.py --fdsim "$fdsim" --work "$work/swim"
-  # The Lifeguard paper's experiment with starved members (issue 27; about 20 s of CPU).
+  # The Lifeguard paper's experiment with starved members (issue 27; 16 s of CPU, measured).
   "$py" results/swim/lifeguard-paper/study.py --fdsim "$fdsim" --work "$work/swim-lifeguard-paper"
 }
 

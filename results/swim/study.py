@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """SWIM with and without Lifeguard against the Geode ring: false removals against removal time.
 
-  results/swim/study.py [--fdsim build/fdsim] [--reps 40] [--work DIR]
+  results/swim/study.py [--fdsim build/fdsim] [--reps 40] [--work DIR] [--tables-only]
+
+--tables-only remakes the tables and the figure from the run files an earlier run of the study
+left in --work (no simulation).
 
 Three families of runs (10 members, lognormal delays min 1 ms / median 2 ms / sigma 0.5, as the
 Geode GC-pause study), each a curve over one protocol knob: SWIM's `suspicion_mult` (2..8, arms
@@ -15,6 +18,14 @@ ring's member timeout M (1000..8000 ms, `current` profile, start phases in [0, M
 SWIM runs twice: with memberlist's TCP fallback ping (lossless, so UDP loss alone hardly ever
 fails a probe) and without it (`tcp_fallback: false`, "no TCP ping").
 Writes results/swim/table.md, table.csv and tradeoff.png. Deterministic (fixed seeds).
+
+Intervals (95%, analysis/fdsim_analysis/intervals.py): the median removal time gets the
+distribution-free order-statistic interval of a median (40 runs: the 14th and 27th removal
+times); P(false removal) the Wilson score interval of k runs with a false removal out of n;
+false removals per member-hour the exact Poisson (Garwood) interval of the total count over the
+total member-hours of the loss runs (members x measured_s); false suspicions per member-hour
+the Student-t interval of the per-run rates (runs are independent; the suspicions within a run
+are not, so they are not treated as Poisson counts).
 """
 import argparse
 import csv
@@ -23,12 +34,17 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, REPO)
+from analysis.fdsim_analysis.intervals import median_interval, poisson_exact, wilson  # noqa: E402
+from analysis.fdsim_analysis.stats import summarize  # noqa: E402
+
 LAT = {"model": "lognormal", "min_ms": 1, "median_ms": 2, "sigma": 0.5}
 MULTS = [2, 3, 4, 5, 6, 8]
 MS = [1000, 2000, 3000, 5000, 8000]
@@ -50,14 +66,22 @@ def model_sections(proto, knob):
                            "start_offset_max_ms": knob / 2}}
 
 
+TABLES_ONLY = False
+
+
 def run(fdsim, work, doc):
     d = os.path.join(work, doc["name"])
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
     path = os.path.join(d, "scenario.json")
-    with open(path, "w") as f:
-        json.dump(doc, f)
-    subprocess.run([fdsim, "run", path, "--out", d, "--quiet"], check=True)
+    if TABLES_ONLY:
+        with open(path) as f:
+            if json.load(f) != doc:
+                sys.exit(f"study: --tables-only: {path} is not this study's scenario: rerun without it")
+    else:
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        subprocess.run([fdsim, "run", path, "--out", d, "--quiet"], check=True)
     per_arm = {}
     for p in sorted(glob.glob(os.path.join(d, "*-rep*.json"))):
         for arm, m in json.load(open(p))["metrics"].items():
@@ -75,7 +99,12 @@ def main():
     ap.add_argument("--fdsim", default=os.path.join(REPO, "build", "fdsim"))
     ap.add_argument("--reps", type=int, default=40)
     ap.add_argument("--work", default=None)
+    ap.add_argument("--tables-only", action="store_true")
     args = ap.parse_args()
+    if args.tables_only and not args.work:
+        sys.exit("study: --tables-only needs --work (the directory of an earlier run)")
+    global TABLES_ONLY
+    TABLES_ONLY = args.tables_only
     work = args.work or tempfile.mkdtemp(prefix="fdsim-swim-study-")
     rows = []
     for proto, knobs in (("swim", MULTS), ("swim-udp", MULTS), ("geode", MS)):
@@ -116,6 +145,34 @@ def main():
                     runs = loss[p][arm]
                     row[f"false_suspicions_per_member_hour_loss{int(p * 100)}"] = float(np.mean(
                         [m["false_suspicions_per_member_hour"] for m in runs]))
+                # The 95% intervals (module docstring), appended after the point values.
+                row["removal_median_ci95_lo_s"], row["removal_median_ci95_hi_s"] = median_interval(rem)
+                for L in PAUSES:
+                    runs = pause[L][arm]
+                    k_fr = sum(1 for m in runs if m["false_removals_count"] > 0)
+                    row[f"false_removal_runs_pause{L}s"] = k_fr
+                    row[f"runs_pause{L}s"] = len(runs)
+                    lo, hi = wilson(k_fr, len(runs))
+                    row[f"p_false_removal_pause{L}s_ci95_lo"] = lo
+                    row[f"p_false_removal_pause{L}s_ci95_hi"] = hi
+                # The figure's y: P averaged over the pause lengths, a mean of independent
+                # proportions, with its normal 95% half-width.
+                ps = [row[f"p_false_removal_pause{L}s"] for L in PAUSES]
+                row["p_false_removal_mean_over_pauses"] = float(np.mean(ps))
+                row["p_false_removal_mean_over_pauses_ci95_half_width"] = 1.959964 * float(np.sqrt(sum(
+                    q * (1 - q) / row[f"runs_pause{L}s"] for q, L in zip(ps, PAUSES)))) / len(PAUSES)
+                for p in LOSSES:
+                    runs = loss[p][arm]
+                    count = sum(m["false_removals_count"] for m in runs)
+                    hours = sum(member_hours(m) for m in runs)
+                    lo, hi = poisson_exact(count, hours)
+                    row[f"false_removals_loss{int(p * 100)}_count"] = count
+                    row[f"member_hours_loss{int(p * 100)}"] = hours
+                    row[f"false_removals_per_member_hour_loss{int(p * 100)}_ci95_lo"] = lo
+                    row[f"false_removals_per_member_hour_loss{int(p * 100)}_ci95_hi"] = hi
+                for p in LOSSES:
+                    sm = summarize([m["false_suspicions_per_member_hour"] for m in loss[p][arm]])
+                    row[f"false_suspicions_per_member_hour_loss{int(p * 100)}_ci95_half_width"] = sm.ci95_half_width
                 rows.append(row)
                 print("study:", row["protocol"], k, round(row["removal_median_s"], 2), flush=True)
     keys = list(rows[0].keys())
@@ -124,19 +181,74 @@ def main():
         w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items()})
-    lines = ["| protocol | knob | median removal (s) | " +
-             " | ".join(f"P(FR) {L}s" for L in PAUSES) + " | " +
-             " | ".join(f"FR/member-h {int(p * 100)}%" for p in LOSSES) + " | " +
-             " | ".join(f"FS/member-h {int(p * 100)}%" for p in LOSSES) + " |",
-             "|---|---|---|" + "---|" * (len(PAUSES) + 2 * len(LOSSES))]
-    for r in rows:
-        lines.append(f"| {r['protocol']} | {r['knob']} = {r['value']} | {r['removal_median_s']:.2f} | " +
-                     " | ".join(f"{r[f'p_false_removal_pause{L}s']:.2f}" for L in PAUSES) + " | " +
-                     " | ".join(f"{r[f'false_removals_per_member_hour_loss{int(p * 100)}']:.2f}" for p in LOSSES) + " | " +
-                     " | ".join(f"{r[f'false_suspicions_per_member_hour_loss{int(p * 100)}']:.1f}" for p in LOSSES) + " |")
     with open(os.path.join(HERE, "table.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write(table_markdown(rows))
     plot(rows)
+
+
+def member_hours(m):
+    """Member-hours observed by one run (the denominator of its per-member-hour rates)."""
+    members = m.get("members_count", m.get("members_initial_count"))
+    return members * m["measured_s"] / 3600.0
+
+
+def _p(x):
+    """A proportion of runs: up to three decimals, trailing zeros dropped (0.825, 0.65, 0)."""
+    return f"{x:.3f}".rstrip("0").rstrip(".")
+
+
+def _g(x, sig):
+    """`sig` significant digits, no exponent for the magnitudes of these tables (0 stays 0)."""
+    return "0" if x == 0 else f"{float(f'{x:.{sig}g}'):g}"
+
+
+def table_markdown(rows):
+    """Three tables (crash, pause, loss), every value with its 95% interval."""
+    out = ["## Crash: time until every survivor has removed the crashed member",
+           "",
+           "Median over the crash runs, 95% distribution-free interval of the median "
+           "(order statistics).",
+           "",
+           "| protocol | knob | median removal (s) | 95% interval (s) | mean removal (s) | undetected |",
+           "|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['protocol']} | {r['knob']} = {r['value']} | {r['removal_median_s']:.2f} | "
+                   f"[{r['removal_median_ci95_lo_s']:.2f}, {r['removal_median_ci95_hi_s']:.2f}] | "
+                   f"{r['removal_mean_s']:.2f} | {r['undetected']} |")
+    n = rows[0][f"runs_pause{PAUSES[0]}s"]
+    out += ["", f"## One pause of L s: P(false removal), {n} runs per cell", "",
+            "Share of the runs with a false removal, 95% Wilson score interval; last column: the "
+            "mean over the pause lengths (the figure's y axis) ± its normal 95% half-width.", "",
+            "| protocol | knob | " + " | ".join(f"L = {L} s" for L in PAUSES) + " | mean over L |",
+            "|---|---|" + "---|" * (len(PAUSES) + 1)]
+    for r in rows:
+        out.append(f"| {r['protocol']} | {r['knob']} = {r['value']} | " + " | ".join(
+            f"{_p(r[f'p_false_removal_pause{L}s'])} [{r[f'p_false_removal_pause{L}s_ci95_lo']:.2f}, "
+            f"{r[f'p_false_removal_pause{L}s_ci95_hi']:.2f}]" for L in PAUSES) +
+            f" | {r['p_false_removal_mean_over_pauses']:.3f} ± "
+            f"{r['p_false_removal_mean_over_pauses_ci95_half_width']:.3f} |")
+    hours = rows[0][f"member_hours_loss{int(LOSSES[0] * 100)}"]
+    out += ["", f"## Loss: false removals (FR) and false suspicions (FS) per member-hour "
+            f"({hours:.1f} member-hours per cell)", "",
+            "FR: total count / member-hours with the exact Poisson 95% interval; FS: mean of the "
+            "per-run rates ± Student-t 95% half-width.", "",
+            "| protocol | knob | " + " | ".join(f"FR {int(p * 100)}%" for p in LOSSES) + " | " +
+            " | ".join(f"FS {int(p * 100)}%" for p in LOSSES) + " |",
+            "|---|---|" + "---|" * (2 * len(LOSSES))]
+    for r in rows:
+        fr = []
+        for p in LOSSES:
+            t = int(p * 100)
+            fr.append(f"{_g(r[f'false_removals_per_member_hour_loss{t}'], 2)} "
+                      f"[{_g(r[f'false_removals_per_member_hour_loss{t}_ci95_lo'], 2)}, "
+                      f"{_g(r[f'false_removals_per_member_hour_loss{t}_ci95_hi'], 2)}]")
+        fs = []
+        for p in LOSSES:
+            t = int(p * 100)
+            hw = r[f"false_suspicions_per_member_hour_loss{t}_ci95_half_width"]
+            fs.append(f"{_g(r[f'false_suspicions_per_member_hour_loss{t}'], 3)} ± {_g(hw, 2)}")
+        out.append(f"| {r['protocol']} | {r['knob']} = {r['value']} | " + " | ".join(fr + fs) + " |")
+    return "\n".join(out) + "\n"
 
 
 def plot(rows):

@@ -12,6 +12,11 @@ Two healthy members (98, 99) crash at 60 s and 120 s for the detection latency. 
 across arms).
 
 Writes table.csv, table.md and fp.png next to this file. Deterministic (seed 27).
+
+Intervals: each per-run mean carries its Student-t 95% half-width over the replications
+(analysis/fdsim_analysis/stats.summarize; with 3 replications t = 4.30, so they are wide), and
+a second table gives Lifeguard minus SWIM in false-positive events, paired per replication
+(the arms of a replication share its random numbers), with its t interval.
 """
 import argparse
 import csv
@@ -20,12 +25,16 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, REPO)
+from analysis.fdsim_analysis.stats import paired_differences, summarize  # noqa: E402
+
 KS = [1, 4, 10]
 ALPHAS = [2, 4, 6]
 ARMS = [
@@ -67,11 +76,16 @@ def run(fdsim, work, doc):
     return per_arm
 
 
+def _hw(values):
+    """Student-t 95% half-width of the mean of the per-run values (None for one run)."""
+    return summarize(values).ci95_half_width
+
+
 def summarise(k, alpha, arm, runs):
     st = [m["starved"] for m in runs]
     det = [m["detection_first_removal_s"]["mean"] for m in runs
            if m["detection_first_removal_s"]["mean"] is not None]
-    return {
+    row = {
         "K": k, "alpha": alpha, "arm": arm, "runs": len(runs),
         "fp_events_per_run": float(np.mean([s["false_removal_events_count"] for s in st])),
         "fp_minus_per_run": float(np.mean([s["false_removal_events_by_healthy_count"] for s in st])),
@@ -82,6 +96,24 @@ def summarise(k, alpha, arm, runs):
         "handoff_dropped_per_run": float(np.mean([s["handoff_dropped_count"] for s in st])),
         "messages_per_member_per_s": float(np.mean([m["messages_per_member_per_s"]["total"] for m in runs])),
     }
+    # Appended after the point values: their 95% half-widths over the replications.
+    row["fp_events_per_run_ci95_half_width"] = _hw([s["false_removal_events_count"] for s in st])
+    row["fp_minus_per_run_ci95_half_width"] = _hw([s["false_removal_events_by_healthy_count"] for s in st])
+    row["detection_first_removal_s_ci95_half_width"] = _hw(det)
+    return row
+
+
+def pm(mean, hw, digits):
+    return f"{mean:.{digits}f}" if hw is None else f"{mean:.{digits}f} ± {hw:.{digits}f}"
+
+
+def lifeguard_vs_swim(k, alpha, per_arm):
+    """Lifeguard - SWIM in false-positive events per run, paired per replication."""
+    fp = {a: [m["starved"]["false_removal_events_count"] for m in per_arm[a]] for a in ("swim", "lifeguard")}
+    d = summarize(paired_differences(fp["lifeguard"], fp["swim"]))
+    sw, lg = float(np.mean(fp["swim"])), float(np.mean(fp["lifeguard"]))
+    return {"K": k, "alpha": alpha, "swim_fp_events_per_run": sw, "lifeguard_fp_events_per_run": lg,
+            "ratio": lg / sw if sw > 0 else None, "diff_mean": d.mean, "diff_ci95_half_width": d.ci95_half_width}
 
 
 def plot(rows):
@@ -118,10 +150,11 @@ def main():
     ap.add_argument("--work", default=None)
     args = ap.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="fdsim-lifeguard-paper-")
-    rows = []
+    rows, pairs = [], []
     for k in KS:
         for alpha in ALPHAS:
             per_arm = run(args.fdsim, work, scenario(k, alpha, args.reps))
+            pairs.append(lifeguard_vs_swim(k, alpha, per_arm))
             for a in ARMS:
                 rows.append(summarise(k, alpha, a["name"], per_arm[a["name"]]))
                 print("study:", k, alpha, a["name"], rows[-1]["fp_events_per_run"],
@@ -132,12 +165,24 @@ def main():
         w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items()})
-    lines = ["| K | alpha | arm | FP events / run | FP- (by healthy) / run | FP by starved / run | "
+    lines = [f"Mean over the {args.reps} replications ± Student-t 95% half-width.", "",
+             "| K | alpha | arm | FP events / run | FP- (by healthy) / run | FP by starved / run | "
              "detection (s) | handoff drops / run |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['K']} | {r['alpha']} | {r['arm']} | {r['fp_events_per_run']:.1f} | "
-                     f"{r['fp_minus_per_run']:.1f} | {r['fp_by_starved_per_run']:.1f} | "
-                     f"{r['detection_first_removal_s']:.2f} | {r['handoff_dropped_per_run']:.0f} |")
+        lines.append(f"| {r['K']} | {r['alpha']} | {r['arm']} | "
+                     f"{pm(r['fp_events_per_run'], r['fp_events_per_run_ci95_half_width'], 1)} | "
+                     f"{pm(r['fp_minus_per_run'], r['fp_minus_per_run_ci95_half_width'], 1)} | "
+                     f"{r['fp_by_starved_per_run']:.1f} | "
+                     f"{pm(r['detection_first_removal_s'], r['detection_first_removal_s_ci95_half_width'], 2)} | "
+                     f"{r['handoff_dropped_per_run']:.0f} |")
+    lines += ["", "Lifeguard against SWIM, false-positive events per run: the ratio of the means, and "
+              "the paired difference Lifeguard − SWIM ± Student-t 95% half-width over the replications.", "",
+              "| K | alpha | SWIM | Lifeguard | ratio | Lifeguard − SWIM |", "|---|---|---|---|---|---|"]
+    for q in pairs:
+        ratio = "n/a (SWIM 0)" if q["ratio"] is None else f"{q['ratio']:.2f}x"
+        lines.append(f"| {q['K']} | {q['alpha']} | {q['swim_fp_events_per_run']:.1f} | "
+                     f"{q['lifeguard_fp_events_per_run']:.1f} | {ratio} | "
+                     f"{pm(q['diff_mean'], q['diff_ci95_half_width'], 1)} |")
     with open(os.path.join(HERE, "table.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     plot(rows)
