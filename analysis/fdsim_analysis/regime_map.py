@@ -40,9 +40,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from . import equivalence
 from .errors import AnalysisInputError
 from .multiplicity import holm
-from .stats import student_t_cdf, summarize
+from .stats import summarize
 
 ADAPTIVE = ("hou_shin", "hou_shin_extra")
 BASELINES = ("fixed", "fixed_on_silence", "fixed_periodic", "geode_ring")
@@ -116,15 +117,9 @@ def _num(x):
 
 
 def one_sided_p(mean, sd, n, direction):
-    """P-value of the one-sided paired t test of mean > 0 ("greater") or mean < 0 ("less")."""
-    if mean is None or sd is None or n < 2:
-        return None
-    if sd == 0.0:
-        if mean == 0.0:
-            return 1.0
-        return 0.0 if (mean > 0) == (direction == "greater") else 1.0
-    t = mean / (sd / math.sqrt(n))
-    return 1.0 - student_t_cdf(t, n - 1) if direction == "greater" else student_t_cdf(t, n - 1)
+    """One-sided paired t test of mean > 0 ("greater") or mean < 0 ("less")
+    (equivalence.one_sided_p)."""
+    return equivalence.one_sided_p(mean, sd, n, direction)
 
 
 def _test(diffs, margin):
@@ -132,10 +127,8 @@ def _test(diffs, margin):
     t = Test(n=s.n, mean=s.mean, ci95=s.ci95_half_width, sd=s.sd,
              p_greater=one_sided_p(s.mean, s.sd, s.n, "greater"),
              p_less=one_sided_p(s.mean, s.sd, s.n, "less"), p_tost=None)
-    if margin is not None and s.mean is not None and s.sd is not None and s.n >= 2:
-        lo = one_sided_p(s.mean + margin, s.sd, s.n, "greater")   # delta > -margin
-        hi = one_sided_p(s.mean - margin, s.sd, s.n, "less")      # delta < +margin
-        t.p_tost = max(lo, hi)
+    if margin is not None and margin > 0:
+        t.p_tost = equivalence.tost(s.mean, s.sd, s.n, margin)
     return t
 
 
@@ -262,13 +255,10 @@ def analyse(sweep, metric="dynamic_failure_feasible_ratio", delta_rel=DELTA_REL,
             setattr(r.delta, attr + "_holm", q)
     for r in tested:
         d = r.delta
-        if d.p_tost_holm is not None and d.p_tost_holm < level:
-            r.verdict = "equivalent"
-        elif d.p_greater_holm is not None and d.p_greater_holm < level:
-            r.verdict = "adaptive better"
-        elif d.p_less_holm is not None and d.p_less_holm < level:
-            r.verdict = "adaptive worse"
-        else:
-            r.verdict = "inconclusive"
+        if r.margin is None or not r.margin > 0:
+            continue
+        v = equivalence.verdict(d.mean, d.sd, d.n, r.margin, d.p_tost_holm, d.p_greater_holm,
+                                d.p_less_holm, level=level, positive_is_better=True)
+        r.verdict = {"better": "adaptive better", "worse": "adaptive worse"}.get(v, v)
     return RegimeMap(metric=metric, delta_rel=delta_rel, budget_arm=budget_arm,
                      regimes=regimes, replications=reps)
