@@ -8,6 +8,8 @@
 - mechanism_markdown / mechanism_csv: the two picks' false suspicions and live-suspected time
   by the target's region (U/M/O), detections never made and transfers to dead nodes, per
   node-hour.
+- alpha_markdown: the adaptive arms' P(df) at every alpha and their paired difference against
+  alpha = 0.05 (the sensitivity to the scheme's own knob).
 - figure_map: the headline figure, a forest plot of the relative delta per regime with its
   95 % interval and the +-margin band, coloured by verdict.
 - figure_frontiers: cost (messages per node per s) against P(df) of every arm of the named
@@ -19,6 +21,7 @@ import io
 
 from .plotting import legend_right, new_figure, series_style
 from .regime_map import BASELINES, CONTROLS, FAMILIES, REGIONS
+from .stats import summarize
 
 CONTROL_LABELS = {"none": "none", "oracle": "oracle", "oracle_extra": "oracle + extra",
                   "oracle_periodic": "oracle + periodic", "periodic_no_diagnosis":
@@ -151,6 +154,40 @@ def family_markdown(rmap):
         ctl = ", ".join(f"{a.name} ({a.cost_mean:.2f}, {_pts(a.mean)})"
                         for a in r.arms.values() if a.kind in CONTROLS and a.mean is not None)
         out.write(f"  - controls: {ctl}\n")
+    return out.getvalue()
+
+
+def alpha_markdown(rmap, kinds=("hou_shin_extra", "hou_shin")):
+    """Per regime: P(df) (%) and cost of each adaptive arm, by kind and alpha, and the paired
+    difference of each alpha against alpha = 0.05 (points of %, 95 % interval): alpha is a
+    tuning knob, and this is its sensitivity."""
+    out = io.StringIO()
+    out.write("α sensitivity: per regime and adaptive kind, P(df) in % at each α (cost in "
+              "messages per node per s) and, in brackets, the paired difference against α = "
+              "0.05 in points of % with its 95 % interval (positive: worse than 0.05).\n\n")
+    for kind in kinds:
+        arms0 = [a for a in rmap.regimes[0].arms.values() if a.kind == kind] if rmap.regimes else []
+        names = [a.name for a in arms0]
+        ref = next((n for n in names if n.endswith("a0.05")), None)
+        out.write(f"**{kind}**\n\n| regime | " + " | ".join(names) + " |\n")
+        out.write("|---|" + "---|" * len(names) + "\n")
+        for r in rmap.regimes:
+            cells = []
+            for n in names:
+                a = r.arms.get(n)
+                if a is None or a.mean is None:
+                    cells.append("–")
+                    continue
+                cell = f"{_pts(a.mean)} ({a.cost_mean:.2f})"
+                if ref and n != ref and ref in r.arms:
+                    d = [x - y for x, y in zip(a.values, r.arms[ref].values)
+                         if x is not None and y is not None]
+                    sm = summarize(d)
+                    if sm.mean is not None and sm.ci95_half_width is not None:
+                        cell += f" [{100 * sm.mean:+.3f} ± {100 * sm.ci95_half_width:.3f}]"
+                cells.append(cell)
+            out.write(f"| {r.label} | " + " | ".join(cells) + " |\n")
+        out.write("\n")
     return out.getvalue()
 
 

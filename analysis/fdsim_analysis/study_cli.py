@@ -60,7 +60,7 @@ def add_study_parser(sub):
                     "paired over replications; better / equivalent within a relative margin "
                     "(TOST) / worse, Holm-adjusted across the map; each family's cost-P(df) "
                     "frontier; the mechanism by region. Writes regime_map.{md,csv,png,svg}, "
-                    "frontiers.{png,svg}, families.md, mechanism.{md,csv} and prints the map.")
+                    "frontiers.{png,svg}, families.md, alpha.md, mechanism.{md,csv} and prints the map.")
     m.add_argument("--sweep", metavar="OUT", required=True, help="the sweep output directory")
     m.add_argument("--out", metavar="DIR", help="output directory (default: OUT; never a "
                                                 "committed results/ folder)")
@@ -117,6 +117,7 @@ def run_regime_map(args, out, notes=None):
     table = rmr.map_markdown(rmap)
     for name, text in (("regime_map.md", table), ("regime_map.csv", rmr.map_csv(rmap)),
                        ("families.md", rmr.family_markdown(rmap)),
+                       ("alpha.md", rmr.alpha_markdown(rmap)),
                        ("mechanism.md", rmr.mechanism_markdown(rmap)),
                        ("mechanism.csv", rmr.mechanism_csv(rmap))):
         written.append(_write_text(dest, name, text))
