@@ -83,16 +83,19 @@ std::string check_point_labels(const SweepPlan& plan, const RunStore& store) {
 
 }  // namespace
 
-std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api) {
+std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api,
+                                             std::string* summary) {
   std::vector<std::string> problems;
-  load_plan(path, std::nullopt, api, &problems);
+  const auto plan = load_plan(path, std::nullopt, api, &problems);
+  if (plan && summary != nullptr) *summary = plan_cost_summary(*plan);
   return problems;
 }
 
 std::vector<std::string> validate_sweep_document(const json& doc, const std::string& source,
-                                                 const RunApi& api) {
+                                                 const RunApi& api, std::string* summary) {
   std::vector<std::string> problems;
-  load_plan(source, doc, api, &problems);
+  const auto plan = load_plan(source, doc, api, &problems);
+  if (plan && summary != nullptr) *summary = plan_cost_summary(*plan);
   return problems;
 }
 

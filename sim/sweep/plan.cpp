@@ -297,6 +297,17 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
   return out;
 }
 
+std::string plan_cost_summary(const SweepPlan& plan) {
+  return "about " + scenario::bytes_text(plan.largest_memory_bytes) +
+         " per simulation (the costliest point) and " + scenario::rate_text(plan.total_events) +
+         " events over " + std::to_string(plan.points.size()) +
+         (plan.points.size() == 1 ? " point and " : " points and ") +
+         std::to_string(plan.runs.size()) + (plan.runs.size() == 1 ? " run" : " runs") +
+         " (limits " +
+         scenario::bytes_text(scenario::cost_limits().memory_bytes) + " / " +
+         scenario::rate_text(scenario::cost_limits().events) + " events)";
+}
+
 ordered_json plan_manifest(const SweepPlan& plan, const std::optional<std::string>& reference_arm) {
   ordered_json m;
   m["fdsim_version"] = FDSIM_VERSION;

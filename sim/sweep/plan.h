@@ -71,6 +71,11 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve);
 
 std::string run_identity(const nlohmann::json& resolved_scenario, uint64_t replication);
 
+// The cost estimate `fdsim validate` prints for a valid sweep: "about 12 MB per simulation
+// (the costliest point) and 3.4e+06 events over 6 points and 18 runs (limits 16.0 GB / 1e+11
+// events)". Memory is one simulation (-j N holds N); events are every run of every point.
+std::string plan_cost_summary(const SweepPlan& plan);
+
 // "$.a = 1, $.b = \"x\"" (for messages).
 std::string describe_params(const SweepPlan& plan, size_t point);
 
