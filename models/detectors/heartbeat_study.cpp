@@ -34,6 +34,10 @@ HeartbeatStudy::HeartbeatStudy(World& world, const HeartbeatStudyConfig& config)
   pairs_by_monitor_.resize(n);
   sender_index_.assign(n, -1);
   pairs_.reserve(config_.pairs.size());
+  // One budget of exactly kept mistake durations per arm (qos_pair_recorder.h).
+  std::vector<std::shared_ptr<metrics::MistakeDurationBudget>> budgets;
+  for (size_t a = 0; a < config_.arms.size(); ++a)
+    budgets.push_back(std::make_shared<metrics::MistakeDurationBudget>());
   for (size_t p = 0; p < config_.pairs.size(); ++p) {
     const MonitorPair mp = config_.pairs[p];
     if (mp.sender >= n || mp.monitor >= n || mp.sender == mp.monitor)
@@ -45,7 +49,7 @@ HeartbeatStudy::HeartbeatStudy(World& world, const HeartbeatStudyConfig& config)
           make_detector(config_.arms[a].detector, config_.heartbeat_period),
           std::make_unique<Watchdog>(world.sim, kind_suspect_, mp.monitor,
                                      [this, p, a] { on_watchdog(p, a); }),
-          metrics::QosPairRecorder(world.warmup_end, world.horizon), false});
+          metrics::QosPairRecorder(world.warmup_end, world.horizon, budgets[a]), false});
     }
     pairs_.push_back(std::move(ps));
     pairs_by_sender_[mp.sender].push_back(p);

@@ -14,8 +14,24 @@ namespace {
 }
 }  // namespace
 
-QosPairRecorder::QosPairRecorder(SimTime window_start, SimTime window_end)
-    : window_start_(window_start), window_end_(window_end), last_(SimTime::zero()) {}
+QosPairRecorder::QosPairRecorder(SimTime window_start, SimTime window_end,
+                                 std::shared_ptr<MistakeDurationBudget> budget)
+    : window_start_(window_start),
+      window_end_(window_end),
+      last_(SimTime::zero()),
+      budget_(budget ? std::move(budget) : std::make_shared<MistakeDurationBudget>()) {}
+
+void QosPairRecorder::complete_mistake(Duration d) {
+  mistake_moments_.add(d.seconds());
+  MistakeDurationBudget& b = *budget_;
+  if (!b.overflowed && b.kept < b.cap) {
+    completed_durations_.push_back(d);
+    ++b.kept;
+    return;
+  }
+  b.overflowed = true;  // from now on the arm's summary pools the moments
+  if (!completed_durations_.empty()) std::vector<Duration>().swap(completed_durations_);
+}
 
 void QosPairRecorder::advance(SimTime t) {
   if (t < last_) order_error(t, last_);
@@ -51,7 +67,7 @@ void QosPairRecorder::trust(SimTime t) {
   suspecting_ = false;
   if (mistake_open_) {
     mistake_open_ = false;
-    if (t < window_end_) completed_durations_.push_back(t - mistake_start_);
+    if (t < window_end_) complete_mistake(t - mistake_start_);
   }
   if (detection_pending_) candidate_set_ = false;
 }

@@ -32,17 +32,39 @@
 //   observer crashes first is censored at the observer's crash.
 // km_detection_times() + km_censored_times() + already_suspected_at_crash() = crashes at a
 // window instant with q up (crashes() plus those moved to crashes_unobserved() by q's crash).
+//
+// Bounded mistake durations (issue 24 item 7): the completed mistakes' durations are kept exactly
+// while the arm's pairs together hold at most MistakeDurationBudget::cap of them (shared by
+// every recorder of one arm; a recorder built without one has its own). The durations stream
+// into mistake_moments() always. When the arm's total would exceed the cap, the budget is
+// marked overflowed: no recorder of the arm stores another duration, each drops what it holds
+// at its next completed mistake, and mistake_durations_kept() is false for all of them (then
+// mistake_durations() is not the full sequence and must not be used; QosSummary pools the
+// moments instead). So an arm keeps at most cap durations whatever the horizon.
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "models/metrics/duration_moments.h"
 #include "sim/engine/time.h"
 
 namespace fdsim::metrics {
 
+// The durations one arm may keep exactly (see the contract above).
+struct MistakeDurationBudget {
+  // 2^20 durations (8 MB per arm): 8 times the most any shipped scenario completes in one arm
+  // (about 1.3e5, results/detectors), so every shipped result is the exact computation.
+  static constexpr uint64_t kDefaultCap = uint64_t(1) << 20;
+  uint64_t cap = kDefaultCap;
+  uint64_t kept = 0;
+  bool overflowed = false;
+};
+
 class QosPairRecorder {
  public:
-  QosPairRecorder(SimTime window_start, SimTime window_end);
+  QosPairRecorder(SimTime window_start, SimTime window_end,
+                  std::shared_ptr<MistakeDurationBudget> budget = nullptr);
 
   void suspect(SimTime t);
   void trust(SimTime t);
@@ -58,8 +80,11 @@ class QosPairRecorder {
   Duration observed_time() const { return observed_; }
   Duration suspect_time() const { return suspect_time_; }
   uint64_t mistakes() const { return mistakes_; }
-  uint64_t mistakes_completed() const { return completed_durations_.size(); }
+  uint64_t mistakes_completed() const { return mistake_moments_.n; }
+  // Every completed mistake's duration, in order, while mistake_durations_kept().
   const std::vector<Duration>& mistake_durations() const { return completed_durations_; }
+  bool mistake_durations_kept() const { return !budget_->overflowed; }
+  const DurationMoments& mistake_moments() const { return mistake_moments_; }
   uint64_t crashes() const { return crashes_; }
   uint64_t crashes_unobserved() const { return crashes_unobserved_; }
   uint64_t undetected() const { return undetected_; }
@@ -72,6 +97,8 @@ class QosPairRecorder {
   void advance(SimTime t);
   bool in_window(SimTime t) const { return t >= window_start_ && t < window_end_; }
   void resolve_detection();
+  // Records a completed mistake under the budget (see the contract above).
+  void complete_mistake(Duration d);
   // Ends the pending unbiased sample at `end` (see the contract above).
   void resolve_km_sample(SimTime end);
 
@@ -95,6 +122,8 @@ class QosPairRecorder {
   Duration suspect_time_ = Duration::zero();
   uint64_t mistakes_ = 0;
   std::vector<Duration> completed_durations_;
+  DurationMoments mistake_moments_;
+  std::shared_ptr<MistakeDurationBudget> budget_;
   uint64_t crashes_ = 0;
   uint64_t crashes_unobserved_ = 0;
   uint64_t undetected_ = 0;

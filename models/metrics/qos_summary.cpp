@@ -30,7 +30,13 @@ void QosSummary::add(const QosPairRecorder& pair) {
   observed_ += pair.observed_time();
   suspect_ += pair.suspect_time();
   mistakes_ += pair.mistakes();
-  for (Duration d : pair.mistake_durations()) durations_s_.push_back(d.seconds());
+  moments_.merge(pair.mistake_moments());
+  if (exact_ && !pair.mistake_durations_kept()) {
+    exact_ = false;
+    std::vector<double>().swap(durations_s_);
+  }
+  if (exact_)
+    for (Duration d : pair.mistake_durations()) durations_s_.push_back(d.seconds());
   crashes_ += pair.crashes();
   crashes_unobserved_ += pair.crashes_unobserved();
   undetected_ += pair.undetected();
@@ -50,7 +56,7 @@ json QosSummary::to_json() const {
   json j = json::object();
   const double obs_s = observed_.seconds();
   const double sus_s = suspect_.seconds();
-  const size_t completed = durations_s_.size();
+  const uint64_t completed = moments_.n;
   j["pairs_count"] = pairs_;
   j["observed_time_s"] = obs_s;
   j["suspect_time_s"] = sus_s;
@@ -59,7 +65,12 @@ json QosSummary::to_json() const {
   j["mistake_rate_per_s"] = obs_s > 0 ? json(double(mistakes_) / obs_s) : json(nullptr);
   j["mistake_recurrence_time_mean_s"] = mistakes_ > 0 ? json(obs_s / double(mistakes_)) : json(nullptr);
   j["mistake_duration_mean_s"] = completed > 0 ? json(sus_s / double(completed)) : json(nullptr);
-  if (completed > 0) {
+  if (completed > 0 && !exact_) {
+    j["mistake_duration_sample_mean_s"] = moments_.sum_s / double(completed);
+    j["mistake_duration_sd_s"] =
+        completed > 1 ? json(std::sqrt(moments_.m2_s2 / double(completed - 1))) : json(nullptr);
+    j["mistake_duration_max_s"] = moments_.max_s;
+  } else if (completed > 0) {
     double sum = 0.0, max = 0.0;
     for (double d : durations_s_) {
       sum += d;

@@ -26,6 +26,11 @@
 //                                 heartbeats sent in the window / (pairs * window length)
 // So E(T_M) / E(T_MR) = (1 - P_A) * mistakes / completed mistakes exactly, which is Chen's
 // identity E(T_M)/E(T_MR) = 1 - P_A whenever every mistake completed.
+// The mistake-duration sample statistics are computed exactly from the stored durations
+// (sequential sum, two-pass sd) while every pooled pair kept them (QosPairRecorder, bounded
+// mistake durations); once an arm's pairs completed more than MistakeDurationBudget::cap
+// mistakes they come from the pairs' pooled DurationMoments instead (max exact; mean and sd
+// equal up to floating-point rounding; duration_moments.h), and no duration is stored here.
 // Quantiles are nearest-rank: the p-quantile of n sorted values is the ceil(p*n)-th smallest
 // (1-based), so it is always an observed value; p50 of {1, 2, 3, 4} is 2.
 
@@ -54,7 +59,9 @@ class QosSummary {
   Duration observed_ = Duration::zero();
   Duration suspect_ = Duration::zero();
   uint64_t mistakes_ = 0;
-  std::vector<double> durations_s_;
+  std::vector<double> durations_s_;  // while exact_
+  bool exact_ = true;
+  DurationMoments moments_;
   uint64_t crashes_ = 0;
   uint64_t crashes_unobserved_ = 0;
   uint64_t undetected_ = 0;

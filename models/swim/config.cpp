@@ -84,12 +84,12 @@ SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesCon
   check_event_rates(r, c);
   if (nodes.count < 2) r.error("swim needs at least 2 nodes, got " + std::to_string(nodes.count));
   const double state_bytes = swim_state_bytes(double(nodes.count));
-  if (state_bytes > kSwimMemoryBoundBytes)
+  if (!(state_bytes <= swim_memory_bound_bytes()))
     r.error("nodes.count " + std::to_string(nodes.count) +
             ": the SWIM members' state would need about " + bytes_text(state_bytes) +
             " (4 B per entry of each member's probe order over all n nodes, n^2 entries, plus "
-            "about 12 kB per member), over the bound of " + bytes_text(kSwimMemoryBoundBytes) +
-            " (models/swim/README.md, Memory)");
+            "about 12 kB per member), over the bound of " + bytes_text(swim_memory_bound_bytes()) +
+            " (raise with --max-memory-gb; models/swim/README.md, Memory)");
   scenario::add_memory(r, "", state_bytes,
                        "SWIM members' state: 12 kB x n + 4 B x n^2, n = " +
                            std::to_string(nodes.count));

@@ -2,11 +2,15 @@
 
 #include <cstdio>
 
+#include "sim/scenario/cost_estimate.h"
+
 namespace fdsim::swim {
 
 double swim_state_bytes(double members) {
   return members * kBytesPerMember + members * members * kProbeOrderBytesPerEntry;
 }
+
+double swim_memory_bound_bytes() { return scenario::cost_limits().memory_bytes; }
 
 std::string bytes_text(double bytes) {
   char buf[64];

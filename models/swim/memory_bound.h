@@ -10,7 +10,9 @@
 // shuffled list of all n nodes, so n^2 entries in all). Views of other members cost nothing
 // until they leave the start view (peer_table.h), so failures and false positives add to the
 // estimate (one view entry, about 64 bytes, per member and per node it changed its mind about).
-// A scenario whose estimate exceeds kSwimMemoryBoundBytes is refused.
+// A scenario whose estimate exceeds swim_memory_bound_bytes() is refused: the memory limit of
+// the cost estimate (sim/scenario/cost_estimate.h), kSwimMemoryBoundBytes unless the command
+// line raised or lowered it with --max-memory-gb.
 
 #include <cstdint>
 #include <string>
@@ -24,6 +26,9 @@ inline constexpr double kProbeOrderBytesPerEntry = 4.0;
 inline constexpr double kSwimMemoryBoundBytes = 16e9;
 
 double swim_state_bytes(double members);
+// The bound validation applies: scenario::cost_limits().memory_bytes (--max-memory-gb, default
+// 16 GB = kSwimMemoryBoundBytes).
+double swim_memory_bound_bytes();
 // "41.2 GB", "380 MB".
 std::string bytes_text(double bytes);
 

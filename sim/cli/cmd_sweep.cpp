@@ -102,12 +102,13 @@ bool is_sweep_file(const nlohmann::json& doc) {
   return doc.is_object() && (doc.contains("base") || doc.contains("axes"));
 }
 
-std::vector<std::string> validate_sweep_file(const std::string& path) {
-  return sweep::validate_sweep_file(path, sweep::real_run_api());
+std::vector<std::string> validate_sweep_file(const std::string& path, std::string* summary) {
+  return sweep::validate_sweep_file(path, sweep::real_run_api(), summary);
 }
 
-std::vector<std::string> validate_sweep_document(const nlohmann::json& doc, const std::string& source) {
-  return sweep::validate_sweep_document(doc, source, sweep::real_run_api());
+std::vector<std::string> validate_sweep_document(const nlohmann::json& doc, const std::string& source,
+                                                 std::string* summary) {
+  return sweep::validate_sweep_document(doc, source, sweep::real_run_api(), summary);
 }
 
 }  // namespace fdsim::cli

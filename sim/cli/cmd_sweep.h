@@ -20,9 +20,11 @@ void add_sweep_commands(CLI::App& app);
 bool is_sweep_file(const nlohmann::json& doc);
 
 // Every problem of a sweep file and of the scenario of each of its points, one line each
-// ("sweeps/x.json: $.axes[1].path: ..."); empty if valid.
-std::vector<std::string> validate_sweep_file(const std::string& path);
+// ("sweeps/x.json: $.axes[1].path: ..."); empty if valid. A valid sweep's cost estimate goes
+// to `summary` (sweep::plan_cost_summary).
+std::vector<std::string> validate_sweep_file(const std::string& path, std::string* summary);
 // The same for a sweep document already read (standard input); `source` names it.
-std::vector<std::string> validate_sweep_document(const nlohmann::json& doc, const std::string& source);
+std::vector<std::string> validate_sweep_document(const nlohmann::json& doc, const std::string& source,
+                                                 std::string* summary);
 
 }  // namespace fdsim::cli

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -53,34 +54,60 @@ std::string short_name(const std::string& msg) {
   return dot == std::string::npos ? msg : msg.substr(dot + 1);
 }
 
-// Resolves --hide-messages against the message types of `records`: each name may be a full
-// name or the short name the diagram shows (every full name with that short name is hidden).
-// Unknown names are problems naming the known ones.
-std::vector<std::string> resolve_hidden_messages(const std::vector<nlohmann::json>& records,
-                                                 const std::vector<std::string>& names,
-                                                 std::vector<std::string>& problems) {
-  std::set<std::string> known;
-  for (const auto& r : records)
-    if (r.contains("msg") && r["msg"].is_string()) known.insert(r["msg"].get<std::string>());
-  std::vector<std::string> full;
-  for (const auto& name : names) {
-    bool found = false;
-    for (const auto& k : known) {
-      if (k == name || short_name(k) == name) {
-        full.push_back(k);
-        found = true;
-      }
-    }
-    if (!found) {
-      std::string list;
-      for (const auto& k : known)
-        list += (list.empty() ? "" : ", ") + (short_name(k) == k ? k : short_name(k) + " (" + k + ")");
-      problems.push_back("--hide-messages: no message \"" + name + "\" in this trace (messages: " +
-                         (list.empty() ? "none" : list) + ")");
-    }
+// Counts by name with at most kMaxNames distinct names: a hostile trace could make every
+// record's kind or message type unique, and the summary's memory must not grow with the file.
+// Later new names are counted together as "(other names)".
+constexpr size_t kMaxNames = 10'000;
+struct NameCounts {
+  std::map<std::string, size_t> by_name;
+  size_t other = 0;
+  void add(const std::string& name) {
+    auto it = by_name.find(name);
+    if (it != by_name.end())
+      ++it->second;
+    else if (by_name.size() < kMaxNames)
+      by_name.emplace(name, 1);
+    else
+      ++other;
   }
-  return full;
-}
+  bool contains(const std::string& name) const { return by_name.count(name) > 0; }
+  bool empty() const { return by_name.empty() && other == 0; }
+  void print(std::ostream& out) const {
+    for (const auto& [name, count] : by_name) out << "  " << name << " " << count << "\n";
+    if (other > 0) out << "  (other names) " << other << "\n";
+  }
+};
+
+// --hide-messages names, full ("geode.heartbeat") or short ("heartbeat": every full name with
+// that short name), matched against each record of the chosen arm as it streams by; a name
+// that matched nothing is bad input naming the message types seen.
+struct HiddenMessages {
+  std::vector<std::string> names;
+  std::vector<bool> matched;
+  NameCounts known;  // message types of the records considered
+  std::set<std::string> full;  // full names that matched (for --perfetto)
+  void see(const std::string& msg) {
+    known.add(msg);
+    for (size_t i = 0; i < names.size(); ++i)
+      if (msg == names[i] || short_name(msg) == names[i]) {
+        matched[i] = true;
+        if (full.size() < kMaxNames) full.insert(msg);
+      }
+  }
+  std::vector<std::string> problems() const {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (matched[i]) continue;
+      std::string list;
+      for (const auto& [k, _] : known.by_name)
+        list += (list.empty() ? "" : ", ") + (short_name(k) == k ? k : short_name(k) + " (" + k + ")");
+      if (known.other > 0) list += ", ...";
+      out.push_back("--hide-messages: no message \"" + names[i] + "\" in this trace (messages: " +
+                    (list.empty() ? "none" : list) + ")");
+    }
+    return out;
+  }
+};
 
 // Reads one line of at most `limit` bytes (without the '\n'); a longer line is consumed to
 // its end and reported as too long, so memory stays bounded whatever the file holds.
@@ -115,20 +142,23 @@ std::string record_problem(const nlohmann::json& j) {
   return "";
 }
 
-// Reads the JSONL file; every malformed line is a problem "<file>: line N: ...". Each line is
-// parsed by the one JSON reader (sim/scenario/json_document.h) under its limits.
-std::vector<nlohmann::json> read_trace(const std::string& path, std::vector<std::string>& problems) {
-  std::vector<nlohmann::json> records;
+// Reads the JSONL file in one pass, handing every well-formed record to `on_record` in file
+// order and keeping none (issue 24 item 7: the whole file used to be held, about 8.5 times its
+// size); every malformed line is a problem "<file>: line N: ..." (after the first problem no
+// record is handed on: the command fails). Each line is parsed by the one JSON reader
+// (sim/scenario/json_document.h) under its limits, so memory is one line at a time.
+void read_trace(const std::string& path, std::vector<std::string>& problems,
+                const std::function<void(nlohmann::json&&)>& on_record) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
     problems.push_back(path + ": is not a regular file");
-    return records;
+    return;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     problems.push_back(path + ": cannot read the file");
-    return records;
+    return;
   }
   std::string line;
   size_t n = 0;
@@ -157,9 +187,8 @@ std::vector<nlohmann::json> read_trace(const std::string& path, std::vector<std:
       if (!bad(why)) break;
       continue;
     }
-    records.push_back(std::move(*d.doc));
+    if (problems.empty()) on_record(std::move(*d.doc));
   }
-  return records;
 }
 
 int trace_command(const TraceArgs& a) {
@@ -172,49 +201,82 @@ int trace_command(const TraceArgs& a) {
   if (*a.from_opt && *a.to_opt && a.to_s < a.from_s)
     problems.push_back("--to-s (" + std::to_string(a.to_s) + ") is before --from-s (" +
                        std::to_string(a.from_s) + ")");
-  std::vector<nlohmann::json> records;
-  if (problems.empty()) records = read_trace(a.file, problems);
   if (!problems.empty()) {
     for (const auto& p : problems) std::cerr << p << "\n";
     return kExitBadInput;
   }
-  // Arm filter (traces of scenarios with several arms hold one simulation per arm).
-  std::map<std::string, size_t> arms;
-  for (const auto& r : records)
-    if (r.contains("arm") && r["arm"].is_string()) ++arms[r["arm"].get<std::string>()];
+
+  // One pass over the file (read_trace). Every record counts for the arms; the records of the
+  // chosen arm (all without --arm) feed the hidden-message check and one of: the PlantUML
+  // writer (bounded by its cap), the Perfetto conversion (which needs them all: it holds the
+  // chosen arm's records, as its output does), or the summary's counts.
+  NameCounts arms;
+  HiddenMessages hidden;
+  hidden.names = a.hide_messages;
+  hidden.matched.assign(a.hide_messages.size(), false);
+  const bool perfetto = !a.perfetto.empty();
+  std::vector<nlohmann::json> records;  // --perfetto only
+  run::PlantUmlOptions uml;
+  for (int64_t m : a.members) uml.members.push_back(NodeId(m));
+  if (*a.from_opt) uml.from_s = a.from_s;
+  if (*a.to_opt) uml.to_s = a.to_s;
+  uml.notes = !a.no_notes;
+  uml.short_names = !a.full_names;
+  uml.hide_messages = a.hide_messages;  // full or short names (trace_plantuml.h)
+  uml.hide_kinds = a.hide_kinds;
+  uml.title = a.title;
+  run::PlantUmlWriter writer(uml);
+  NameCounts kinds, messages;
+  size_t count = 0;
+  int64_t first = 0, last = 0;
+  read_trace(a.file, problems, [&](nlohmann::json&& r) {
+    const bool has_arm = r.contains("arm") && r["arm"].is_string();
+    if (has_arm) arms.add(r["arm"].get<std::string>());
+    if (*a.arm_opt && !(has_arm && r["arm"].get<std::string>() == a.arm)) return;
+    const bool has_msg = r.contains("msg") && r["msg"].is_string();
+    if (has_msg) hidden.see(r["msg"].get<std::string>());
+    if (perfetto) {
+      records.push_back(std::move(r));
+    } else if (a.plantuml) {
+      writer.add(r);
+    } else {
+      const int64_t t = r["t_ns"].get<int64_t>();
+      if (count == 0 || t < first) first = t;
+      if (count == 0 || t > last) last = t;
+      ++count;
+      kinds.add(r["kind"].get<std::string>());
+      if (has_msg) messages.add(r["kind"].get<std::string>() + " " + r["msg"].get<std::string>());
+    }
+  });
+  if (!problems.empty()) {
+    for (const auto& p : problems) std::cerr << p << "\n";
+    return kExitBadInput;
+  }
   if (*a.arm_opt) {
-    if (!arms.count(a.arm)) {
+    if (!arms.contains(a.arm)) {
       std::string known;
-      for (const auto& [name, _] : arms) known += (known.empty() ? "" : ", ") + name;
+      for (const auto& [name, _] : arms.by_name) known += (known.empty() ? "" : ", ") + name;
+      if (arms.other > 0) known += ", ...";
       std::cerr << a.file << ": no record of arm \"" << a.arm << "\" (arms: "
                 << (known.empty() ? "none" : known) << ")\n";
       return kExitBadInput;
     }
-    std::vector<nlohmann::json> kept;
-    for (auto& r : records)
-      if (r.value("arm", std::string()) == a.arm) kept.push_back(std::move(r));
-    records = std::move(kept);
-  } else if ((a.plantuml || !a.perfetto.empty()) && arms.size() > 1) {
-    std::cerr << a.file << ": the trace holds " << arms.size()
+  } else if ((a.plantuml || perfetto) && arms.by_name.size() + arms.other > 1) {
+    std::cerr << a.file << ": the trace holds " << arms.by_name.size() + arms.other
               << " arms (one simulation each); choose one with --arm\n";
     return kExitBadInput;
   }
-
-  std::vector<std::string> hidden;
-  if (!a.hide_messages.empty()) {
-    hidden = resolve_hidden_messages(records, a.hide_messages, problems);
-    if (!problems.empty()) {
-      for (const auto& p : problems) std::cerr << a.file << ": " << p << "\n";
-      return kExitBadInput;
-    }
+  if (const auto bad = hidden.problems(); !bad.empty()) {
+    for (const auto& p : bad) std::cerr << a.file << ": " << p << "\n";
+    return kExitBadInput;
   }
 
-  if (!a.perfetto.empty()) {
+  if (perfetto) {
     run::PerfettoOptions opts;
     for (int64_t m : a.members) opts.members.push_back(NodeId(m));
     if (*a.from_opt) opts.from_s = a.from_s;
     if (*a.to_opt) opts.to_s = a.to_s;
-    opts.hide_messages = hidden;
+    opts.hide_messages.assign(hidden.full.begin(), hidden.full.end());
     opts.hide_kinds = a.hide_kinds;
     const nlohmann::ordered_json doc = run::trace_to_perfetto(records, opts);
     const std::string error = run::write_file_atomic(
@@ -229,45 +291,29 @@ int trace_command(const TraceArgs& a) {
   }
 
   if (a.plantuml) {
-    run::PlantUmlOptions opts;
-    for (int64_t m : a.members) opts.members.push_back(NodeId(m));
-    if (*a.from_opt) opts.from_s = a.from_s;
-    if (*a.to_opt) opts.to_s = a.to_s;
-    opts.notes = !a.no_notes;
-    opts.short_names = !a.full_names;
-    opts.hide_messages = hidden;
-    opts.hide_kinds = a.hide_kinds;
-    opts.title = a.title;
-    std::cout << run::trace_to_plantuml(records, opts);
+    std::cout << writer.finish();
+    if (writer.not_drawn() > 0)
+      std::cerr << a.file << ": the diagram holds the first " << writer.drawn() << " lines; "
+                << writer.not_drawn()
+                << " more records were not drawn (narrow it with --from-s, --to-s, --members "
+                   "or --hide-messages)\n";
     return kExitOk;
   }
 
   // Summary.
-  std::map<std::string, size_t> kinds;
-  std::map<std::string, size_t> messages;
-  int64_t first = 0, last = 0;
-  for (size_t i = 0; i < records.size(); ++i) {
-    const auto& r = records[i];
-    const int64_t t = r["t_ns"].get<int64_t>();
-    if (i == 0 || t < first) first = t;
-    if (i == 0 || t > last) last = t;
-    ++kinds[r["kind"].get<std::string>()];
-    if (r.contains("msg") && r["msg"].is_string())
-      ++messages[r["kind"].get<std::string>() + " " + r["msg"].get<std::string>()];
-  }
-  std::cout << a.file << ": " << records.size() << " records";
-  if (!records.empty())
+  std::cout << a.file << ": " << count << " records";
+  if (count > 0)
     std::cout << " from " << double(first) * 1e-9 << " s to " << double(last) * 1e-9 << " s";
   std::cout << "\n";
   if (!arms.empty()) {
     std::cout << "arms:\n";
-    for (const auto& [name, count] : arms) std::cout << "  " << name << " " << count << "\n";
+    arms.print(std::cout);
   }
   std::cout << "records by kind:\n";
-  for (const auto& [name, count] : kinds) std::cout << "  " << name << " " << count << "\n";
+  kinds.print(std::cout);
   if (!messages.empty()) {
     std::cout << "messages by kind and type:\n";
-    for (const auto& [name, count] : messages) std::cout << "  " << name << " " << count << "\n";
+    messages.print(std::cout);
   }
   return kExitOk;
 }

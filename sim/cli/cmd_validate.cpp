@@ -30,8 +30,8 @@ std::vector<std::string> validate_one(const std::string& path,
   if (in.is_sweep) {
     if (!overrides.empty())
       return {in.source + ": --set changes scenarios; vary a sweep's base with its axes"};
-    return path == kStdinName ? validate_sweep_document(in.doc, in.source)
-                              : validate_sweep_file(path);
+    return path == kStdinName ? validate_sweep_document(in.doc, in.source, summary)
+                              : validate_sweep_file(path, summary);
   }
   if (auto bad = apply_overrides(overrides, in.doc, in.source); !bad.empty()) return bad;
   run::LoadResult load = run::load_scenario_json(in.doc, in.source, run::directory_of(in.source));
@@ -67,7 +67,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       "Prints one line per problem on stderr (\"x.json: $.faults[2].at_s: expected a number "
       ">= 0, got -5\") and exits with 2 if any file has a problem; a valid scenario prints\n"
       "\"x.json: ok, about 12 MB per simulation and 3.4e+06 events (limits ...)\", its cost\n"
-      "estimate (docs/scenario-format.md, Cost estimate).\n"
+      "estimate (docs/scenario-format.md, Cost estimate); a valid sweep prints the memory of\n"
+      "its costliest point's simulation and the events of all its runs.\n"
       "Examples:\n"
       "  fdsim validate scenarios/examples/heartbeat-study.json\n"
       "  fdsim validate scenarios/examples/*.json scenarios/sweeps/*.json\n"

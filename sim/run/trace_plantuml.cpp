@@ -58,8 +58,10 @@ std::optional<Drawn> draw(const json& r, const PlantUmlOptions& o) {
         !is_node(r["from"]) || !is_node(r["to"]))
       return std::nullopt;
     std::string msg = r["msg"];
-    if (contains(o.hide_messages, msg)) return std::nullopt;
-    if (o.short_names && msg.find('.') != std::string::npos) msg = msg.substr(msg.rfind('.') + 1);
+    const std::string short_msg =
+        msg.find('.') != std::string::npos ? msg.substr(msg.rfind('.') + 1) : msg;
+    if (contains(o.hide_messages, msg) || contains(o.hide_messages, short_msg)) return std::nullopt;
+    if (o.short_names) msg = short_msg;
     const NodeId from = r["from"], to = r["to"];
     Drawn d;
     d.nodes = {from, to};
@@ -93,30 +95,47 @@ std::optional<Drawn> draw(const json& r, const PlantUmlOptions& o) {
 
 }  // namespace
 
-std::string trace_to_plantuml(const std::vector<json>& records, const PlantUmlOptions& o) {
-  const std::set<NodeId> shown(o.members.begin(), o.members.end());
-  std::vector<std::string> lines;
-  std::set<NodeId> seen;
-  for (const json& r : records) {
-    auto d = draw(r, o);
-    if (!d) continue;
-    bool ok = true;
-    if (!shown.empty())
-      for (NodeId n : d->nodes) ok = ok && shown.count(n);
-    if (!ok) continue;
-    seen.insert(d->nodes.begin(), d->nodes.end());
-    // Control characters from the trace are escaped ("\\n", "\\x01"): a newline inside a
-    // field used to start a PlantUML line of the trace's choosing (an "!include").
-    lines.push_back(scenario::one_line(d->line));
+PlantUmlWriter::PlantUmlWriter(PlantUmlOptions options)
+    : o_(std::move(options)), shown_(o_.members.begin(), o_.members.end()) {}
+
+void PlantUmlWriter::add(const json& r) {
+  auto d = draw(r, o_);
+  if (!d) return;
+  for (NodeId n : d->nodes)
+    if (!shown_.empty() && !shown_.count(n)) return;
+  // Control characters from the trace are escaped ("\\n", "\\x01"): a newline inside a
+  // field used to start a PlantUML line of the trace's choosing (an "!include").
+  std::string line = scenario::one_line(d->line);
+  if (lines_.size() >= o_.max_lines || bytes_ + line.size() + 1 > o_.max_bytes) {
+    ++over_cap_;
+    return;
   }
+  seen_.insert(d->nodes.begin(), d->nodes.end());
+  bytes_ += line.size() + 1;
+  lines_.push_back(std::move(line));
+}
+
+std::string PlantUmlWriter::finish() const {
   std::string out = "@startuml\n";
-  if (!o.title.empty()) out += "title " + scenario::one_line(o.title) + "\n";
+  if (!o_.title.empty()) out += "title " + scenario::one_line(o_.title) + "\n";
   const std::vector<NodeId> participants =
-      o.members.empty() ? std::vector<NodeId>(seen.begin(), seen.end()) : o.members;
+      o_.members.empty() ? std::vector<NodeId>(seen_.begin(), seen_.end()) : o_.members;
   for (NodeId n : participants) out += "participant \"m" + std::to_string(n) + "\" as " + part(n) + "\n";
-  for (const std::string& l : lines) out += l + "\n";
+  for (const std::string& l : lines_) out += l + "\n";
+  if (over_cap_ > 0) {
+    char cap[96];
+    std::snprintf(cap, sizeof cap, "cap of %zu lines / %zu MB", o_.max_lines, o_.max_bytes >> 20);
+    out += "note across : " + std::to_string(over_cap_) + " more records not drawn (" + cap +
+           "; narrow the diagram with --from-s, --to-s, --members or --hide-messages)\n";
+  }
   out += "@enduml\n";
   return out;
+}
+
+std::string trace_to_plantuml(const std::vector<json>& records, const PlantUmlOptions& o) {
+  PlantUmlWriter w(o);
+  for (const json& r : records) w.add(r);
+  return w.finish();
 }
 
 }  // namespace fdsim::run

@@ -49,50 +49,25 @@ bool same_plan(const SweepPlan& a, const SweepPlan& b) {
   return true;
 }
 
-// OUT/sweep.json is not trusted (issue 24: swapped point labels were merged silently): every
-// point's label values must be what its runs' result files hold at the axis paths of their
-// resolved configurations. Returns "" or the first mismatch. $.replications is skipped (it is
-// not part of a run's identity: points differing only in it share runs).
 std::string check_point_labels(const SweepPlan& plan, const RunStore& store) {
-  std::vector<std::optional<JsonPath>> paths;
-  for (const auto& text : plan.axis_paths) {
-    std::string error;
-    paths.push_back(text == "$.replications" ? std::nullopt : JsonPath::parse(text, &error));
-  }
-  for (size_t p = 0; p < plan.points.size(); ++p) {
-    const PlannedPoint& point = plan.points[p];
-    for (const auto& id : point.run_ids) {
-      const auto result = store.load_result(id);
-      if (!result || !result->contains("manifest") || !(*result)["manifest"].is_object() ||
-          !(*result)["manifest"].contains("resolved_config"))
-        continue;
-      const json& cfg = (*result)["manifest"]["resolved_config"];
-      for (size_t i = 0; i < paths.size() && i < point.params.size(); ++i) {
-        if (!paths[i]) continue;
-        const json* v = paths[i]->find(cfg);
-        if (v == nullptr || *v != point.params[i])
-          return "point " + std::to_string(p) + " is labelled " + plan.axis_paths[i] + " = " +
-                 scenario::describe(point.params[i]) + " but run " + id + " ran with " +
-                 (v == nullptr ? std::string("no such field") : scenario::describe(*v)) +
-                 ": sweep.json does not describe these runs";
-      }
-    }
-  }
-  return {};
+  return point_label_mismatch(plan, [&](const std::string& id) { return store.load_result(id); });
 }
 
 }  // namespace
 
-std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api) {
+std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api,
+                                             std::string* summary) {
   std::vector<std::string> problems;
-  load_plan(path, std::nullopt, api, &problems);
+  const auto plan = load_plan(path, std::nullopt, api, &problems);
+  if (plan && summary != nullptr) *summary = plan_cost_summary(*plan);
   return problems;
 }
 
 std::vector<std::string> validate_sweep_document(const json& doc, const std::string& source,
-                                                 const RunApi& api) {
+                                                 const RunApi& api, std::string* summary) {
   std::vector<std::string> problems;
-  load_plan(source, doc, api, &problems);
+  const auto plan = load_plan(source, doc, api, &problems);
+  if (plan && summary != nullptr) *summary = plan_cost_summary(*plan);
   return problems;
 }
 
@@ -128,6 +103,16 @@ int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream&
   if (!write_manifest(*plan, out_dir, o.reference_arm, &error)) {
     err << error << "\n";
     return kExitInternal;
+  }
+  {
+    // The directory's integrity key (run_store.h), before any run file is verified or written.
+    std::error_code ec;
+    fs::create_directories(out_dir / "runs", ec);
+    RunStore runs(out_dir / "runs");
+    if (!runs.ensure_key(&error)) {
+      err << error << "\n";
+      return kExitBadInput;
+    }
   }
 
   ExecuteReport report;
@@ -214,7 +199,11 @@ int merge_command(const MergeCommandOptions& o, std::ostream& out, std::ostream&
   std::error_code ec;
   fs::create_directories(out_dir / "runs", ec);
   remove_temp_files(out_dir / "runs");
-  const RunStore dest(out_dir / "runs");
+  RunStore dest(out_dir / "runs");
+  if (!dest.ensure_key(&error)) {
+    err << error << "\n";
+    return kExitBadInput;
+  }
   size_t copied = 0;
   std::vector<std::string> missing;
   for (const auto& run : plan.runs) {
@@ -222,15 +211,20 @@ int merge_command(const MergeCommandOptions& o, std::ostream& out, std::ostream&
     bool found = false;
     std::optional<std::string> error_text;
     for (const auto& in : o.inputs) {
+      // Each input's files are verified with that input's key and written under the
+      // output's (run_store.h).
       const RunStore src(fs::path(in) / "runs");
-      const std::string why = src.verify_result(run.id);
+      json doc;
+      const std::string why = src.verify_result(run.id, &doc);
       if (!why.empty() && why != "absent") {
         err << src.result_path(run.id).string() << ": not merged: " << why << "\n";
         return kExitBadInput;
       }
       if (why.empty()) {
-        const auto text = read_file(src.result_path(run.id));
-        if (text && write_file_atomically(dest.result_path(run.id), *text, &error)) {
+        const json run_stats = doc.contains("run_stats") ? doc["run_stats"] : json::object();
+        doc.erase("run_stats");
+        doc.erase("integrity");
+        if (dest.write_result(run.id, doc, run_stats, &error)) {
           dest.remove_error(run.id);
           found = true;
           ++copied;

@@ -55,11 +55,14 @@ struct MergeCommandOptions {
 int merge_command(const MergeCommandOptions& options, std::ostream& out, std::ostream& err);
 
 // Every problem of a sweep file and of the scenario of each of its points
-// ("sweeps/x.json: $.axes[1].path: ..."); empty if valid.
-std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api);
+// ("sweeps/x.json: $.axes[1].path: ..."); empty if valid. When valid and `summary` is given,
+// it receives the sweep's cost estimate (plan_cost_summary() in plan.h).
+std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api,
+                                             std::string* summary = nullptr);
 // The same for a sweep document already read; `source` names it (see sweep_doc).
 std::vector<std::string> validate_sweep_document(const nlohmann::json& doc,
-                                                 const std::string& source, const RunApi& api);
+                                                 const std::string& source, const RunApi& api,
+                                                 std::string* summary = nullptr);
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternal = 1;

@@ -7,6 +7,8 @@
 
 #include "sim/engine/hash.h"
 #include "sim/scenario/cost_estimate.h"
+#include "sim/scenario/reader.h"
+#include "sim/sweep/json_path.h"
 #include "sim/scenario/event_rate.h"
 #include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
@@ -295,6 +297,51 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
 
   plan.runs = list_runs(plan.points);
   return out;
+}
+
+// OUT/sweep.json is not trusted (issue 24: swapped point labels were merged silently): every
+// point's label values must be what its runs' result files hold at the axis paths of their
+// resolved configurations. Returns "" or the first mismatch. $.replications is skipped (it is
+// not part of a run's identity: points differing only in it share runs).
+std::string point_label_mismatch(
+    const SweepPlan& plan,
+    const std::function<std::optional<json>(const std::string& id)>& result_of) {
+  std::vector<std::optional<JsonPath>> paths;
+  for (const auto& text : plan.axis_paths) {
+    std::string error;
+    paths.push_back(text == "$.replications" ? std::nullopt : JsonPath::parse(text, &error));
+  }
+  for (size_t p = 0; p < plan.points.size(); ++p) {
+    const PlannedPoint& point = plan.points[p];
+    for (const auto& id : point.run_ids) {
+      const auto result = result_of(id);
+      if (!result || !result->contains("manifest") || !(*result)["manifest"].is_object() ||
+          !(*result)["manifest"].contains("resolved_config"))
+        continue;
+      const json& cfg = (*result)["manifest"]["resolved_config"];
+      for (size_t i = 0; i < paths.size() && i < point.params.size(); ++i) {
+        if (!paths[i]) continue;
+        const json* v = paths[i]->find(cfg);
+        if (v == nullptr || *v != point.params[i])
+          return "point " + std::to_string(p) + " is labelled " + plan.axis_paths[i] + " = " +
+                 scenario::describe(point.params[i]) + " but run " + id + " ran with " +
+                 (v == nullptr ? std::string("no such field") : scenario::describe(*v)) +
+                 ": sweep.json does not describe these runs";
+      }
+    }
+  }
+  return {};
+}
+
+std::string plan_cost_summary(const SweepPlan& plan) {
+  return "about " + scenario::bytes_text(plan.largest_memory_bytes) +
+         " per simulation (the costliest point) and " + scenario::rate_text(plan.total_events) +
+         " events over " + std::to_string(plan.points.size()) +
+         (plan.points.size() == 1 ? " point and " : " points and ") +
+         std::to_string(plan.runs.size()) + (plan.runs.size() == 1 ? " run" : " runs") +
+         " (limits " +
+         scenario::bytes_text(scenario::cost_limits().memory_bytes) + " / " +
+         scenario::rate_text(scenario::cost_limits().events) + " events)";
 }
 
 ordered_json plan_manifest(const SweepPlan& plan, const std::optional<std::string>& reference_arm) {

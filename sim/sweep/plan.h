@@ -20,6 +20,7 @@
 //   file and the code, not on -j or sharding.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,6 +71,20 @@ struct PlanOutcome {
 PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve);
 
 std::string run_identity(const nlohmann::json& resolved_scenario, uint64_t replication);
+
+// OUT/sweep.json is not trusted (issue 24): every point's label values must be what its runs'
+// results (`result_of(id)`, nullopt for a run without a trusted result, which is skipped) hold
+// at the axis paths of their resolved configurations. "" or the first mismatch ("point 1 is
+// labelled $.x = 2 but run ... ran with 1: sweep.json does not describe these runs"). Used by
+// merge and export.
+std::string point_label_mismatch(
+    const SweepPlan& plan,
+    const std::function<std::optional<nlohmann::json>(const std::string& id)>& result_of);
+
+// The cost estimate `fdsim validate` prints for a valid sweep: "about 12 MB per simulation
+// (the costliest point) and 3.4e+06 events over 6 points and 18 runs (limits 16.0 GB / 1e+11
+// events)". Memory is one simulation (-j N holds N); events are every run of every point.
+std::string plan_cost_summary(const SweepPlan& plan);
 
 // "$.a = 1, $.b = \"x\"" (for messages).
 std::string describe_params(const SweepPlan& plan, size_t point);

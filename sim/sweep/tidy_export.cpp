@@ -202,6 +202,15 @@ ExportTables tidy_tables(const std::string& sweep_dir, bool any_build) {
                          std::to_string(plan.runs.size()) + " results not exported: " + why +
                          " (--any-build exports them anyway)");
   if (!t.problems.empty()) return t;
+  // Swapped or edited labels in sweep.json would export results under the wrong parameters.
+  const std::string mislabelled = point_label_mismatch(plan, [&](const std::string& id) {
+    const auto it = results.find(id);
+    return it == results.end() ? std::nullopt : it->second;
+  });
+  if (!mislabelled.empty()) {
+    t.problems.push_back(manifest_path.string() + ": " + mislabelled);
+    return t;
+  }
   if (t.runs_found == 0) {
     t.problems.push_back((dir / "runs").string() + ": no run results to export (" +
                          std::to_string(plan.runs.size()) + " runs planned, none finished)");
