@@ -4,8 +4,10 @@
 # only on the scenario, the seed and the code; the Python tables and figures only on them).
 #
 #   scripts/regenerate_results.sh                 every study (flagship, fixed-vs-adaptive, paper,
-#                                                 detectors, geode, swim, memberlist: about 55 min
-#                                                 of wall time on 2 idle cores)
+#                                                 detectors, geode, swim, memberlist: about 70 min
+#                                                 of wall time on 2 idle cores, an estimate from
+#                                                 the CPU times below: 70 CPU-min on 2 cores plus
+#                                                 memberlist's 35 min of real time)
 #   scripts/regenerate_results.sh paper geode     only these studies
 #   scripts/regenerate_results.sh --post-only     remake figures and tables from the sweeps
 #                                                 already in the work directory (no simulation)
@@ -27,7 +29,7 @@
 # nproc), FDSIM_WORK (work root, default out). Needs /usr/bin/python3 with numpy + matplotlib.
 # CPU time of the simulations: flagship 4.1 min with the main job's reduced regime map (64 + 30
 # runs, measured 2 December 2026 on a shared machine, `time`); fixed-vs-adaptive: the regime map
-# (216 runs) MAP_CPU, plus the load-regime study about 16 min (320 runs of about 3 CPU-s,
+# (216 runs) 44 min (measured 2 December 2026, run_stats.cpu_time_s summed), plus the load-regime study about 16 min (320 runs of about 3 CPU-s,
 # its README); paper 5.9 min (190 runs: 5.3 + 0.6 for the drop variant),
 # detectors 2.0 min, geode 2.5 min (measured 2 December 2026 on one shard per sweep, the first
 # replication of every point, from run_stats.cpu_time_s, times the replications); swim 65 s +

@@ -297,9 +297,18 @@ def figure_frontiers(rmap, keys):
         for a in controls:
             ax.plot([a.cost_mean], [100 * a.mean], "x", color="k", markersize=4)
             near_right = a.cost_mean > 0.7 * right
+            below = a.kind in ("oracle", "oracle_periodic")
             ax.annotate(CONTROL_LABELS.get(a.kind, a.name), (a.cost_mean, 100 * a.mean),
-                        fontsize=5, xytext=(-3 if near_right else 3, 2),
+                        fontsize=5, xytext=(-3 if near_right else 3, -6 if below else 2),
                         textcoords="offset points", ha="right" if near_right else "left")
+        # The interesting range: from the best arm to a little above no diagnosis; arms worse
+        # than no diagnosis (short fixed timeouts) leave through the top.
+        levels = [100 * a.mean for a in r.arms.values() if a.mean is not None]
+        none = r.arms.get("none")
+        if levels and none is not None and none.mean is not None:
+            lo, hi = min(levels), 100 * none.mean
+            pad = 0.08 * (hi - lo) if hi > lo else 0.01
+            ax.set_ylim(lo - pad, hi + pad)
         if r.budget is not None:
             ax.axvline(r.budget, color="k", linestyle=":", linewidth=0.8)
         ax.set_title(r.label, fontsize=7)
