@@ -84,7 +84,7 @@ void Member::on_remove_member(const MemberId& from, const MemberId& target) {
 }
 
 void Member::on_leave_request(const MemberId& from, const MemberId& leaving) {
-  if (!participating() || !source_rules()) return;
+  if (!participating()) return;
   trace("leave_request_received", {{"from", from.node}, {"member", leaving.node}});
   // GMSJoinLeave.java:649-652: a leave of an old member that is no longer in the view.
   if (!in_view(leaving) && leaving.join_view < view_->id) return;
