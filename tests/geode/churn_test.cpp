@@ -20,12 +20,14 @@ namespace {
 
 struct ChurnRun {
   ChurnRun(Profile profile, bool graceful)
-      : cfg(churn_config(profile)),
-        hosts(sim, 6),
+      : ChurnRun(churn_config(profile), churn_faults(graceful)) {}
+  ChurnRun(GeodeConfig c, faults::FaultsConfig f)
+      : cfg(std::move(c)),
+        hosts(sim, cfg.node_count),
         net(sim, hosts, RngFactory(1, 0), Harness::make_net(HarnessOptions{})),
         world{sim, hosts, net, RngFactory(1, 0), SimTime::zero(), at_s(60)},
         model(world, cfg, 0),
-        faults(churn_faults(graceful)),
+        faults(std::move(f)),
         injector(world, faults) {
     sim.set_trace(&sink);
     model.enable_churn();
@@ -181,6 +183,30 @@ TEST(GeodeChurn, GracefulLeaveGoesThroughTheLeaveRequestAndAJoinerIsAFreshMember
 
 TEST(GeodeChurn, GracefulLeaveGoesThroughTheLeaveRequestAndAJoinerIsAFreshMember_Wiki) {
   expect_leave_then_join(Profile::wiki);
+}
+
+TEST(GeodeChurn, LeaveOfTheLeadMemberIsNoQuorumLoss) {
+  // Members 0 (locator, weight 3), 1 (lead member, 15), 2 (10): 1 weighs more than half of
+  // 28. A crash of 1 would lose quorum; its leave must not (GMSJoinLeave.isMajorityLost
+  // weighs only crashed members, not the view's shutdownMembers).
+  GeodeConfig c = GeodeConfig::defaults(Profile::current, Duration::ms(5000), 3);
+  c.members = {0, 1, 2};
+  c.locators = {0};
+  faults::FaultsConfig f;
+  faults::ChurnProcess p;
+  p.nodes = {1};
+  p.session = faults::Lifetime::empirical({10.0});
+  p.stream = "faults.churn";
+  f.churn = p;
+  ChurnRun r(c, f);
+  EXPECT_TRUE(r.records("partition_declared").empty());
+  EXPECT_TRUE(r.records("quorum_lost_at_install").empty());
+  EXPECT_TRUE(r.records("forced_disconnect").empty());
+  for (NodeId n : {0u, 2u}) {
+    ASSERT_TRUE(r.model.member(n).participating()) << n;
+    EXPECT_EQ(r.model.member(n).view()->size(), 2u) << n;
+  }
+  EXPECT_EQ(r.model.metrics()["churn_leaves_graceful_count"], 1);
 }
 
 TEST(GeodeChurn, CrashLeaveIsAFailure_DetectedByTheRing) {
