@@ -340,7 +340,7 @@ const std::vector<FieldDoc>& scenario_field_docs() {
      R"~(no leaves)~", R"~()~",
      R"~(churn: the law of the session lengths (a `<lifetime>` object), instead of `mean_session_s`)~"},
     {"faults", "$.faults[].leave", R"~()~",
-     R"~("graceful")~", R"~()~",
+     R"~(`"graceful"`)~", R"~()~",
      R"~(churn: how a session ends: the model's leave protocol then the host goes down (not a failure), or a crash-stop (a failure))~"},
     {"faults", "$.faults[].mean_join_interval_s", R"~(s)~",
      R"~(null = no joins)~", R"~()~",
