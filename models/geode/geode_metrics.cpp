@@ -37,7 +37,27 @@ GeodeRecorder::GeodeRecorder(World& world, size_t initial_members)
       ever_member_(world.hosts.size(), false),
       awaiting_rejoin_(world.hosts.size(), false),
       out_since_(world.hosts.size()),
-      out_total_(world.hosts.size(), Duration::zero()) {}
+      out_total_(world.hosts.size(), Duration::zero()),
+      leaving_gracefully_(world.hosts.size(), false),
+      join_start_(world.hosts.size()) {}
+
+void GeodeRecorder::churn_leave(NodeId n, bool graceful) {
+  const SimTime t = world_.sim.now();
+  if (graceful) {
+    leaving_gracefully_[n] = true;
+    if (participating_[n] && measuring(t))
+      leaves_.push_back(LeaveRecord{MemberId{n, current_incarnation(n), -1}, t, {}});
+  } else if (participating_[n] && measuring(t)) {
+    ++crash_leaves_;
+  }
+  join_start_[n].reset();
+}
+
+void GeodeRecorder::churn_join(NodeId n) {
+  const SimTime t = world_.sim.now();
+  join_start_[n] = t;
+  if (measuring(t)) ++joins_;
+}
 
 uint32_t GeodeRecorder::current_incarnation(NodeId n) const {
   // The host incarnation plus the reconnects of its current process (member.h).
@@ -123,8 +143,14 @@ void GeodeRecorder::view_installed(SimTime t, NodeId at, const std::shared_ptr<c
     if (measuring(t)) ++reconnects_completed_;
   }
   views_[at] = v;
+  if (join_start_[at]) {
+    if (measuring(*join_start_[at])) join_to_view_.push_back((t - *join_start_[at]).seconds());
+    join_start_[at].reset();
+  }
   if (created_here) {
     for (const MemberId& r : removed) {
+      for (LeaveRecord& l : leaves_)
+        if (l.id == r && !l.removal) l.removal = t;
       for (CrashRecord& c : crashes_)
         if (c.id == r && !c.removal) c.removal = t;
       const bool told_alive = std::find(told_removed_alive_.begin(), told_removed_alive_.end(),
@@ -157,7 +183,9 @@ void GeodeRecorder::on_crash(NodeId n) {
   participating_[n] = false;
   set_out(n, false, t);  // a crashed host's down time is not "out of the view"
   awaiting_rejoin_[n] = false;
-  if (was_member && measuring(t)) {
+  const bool graceful_leave = leaving_gracefully_[n];
+  leaving_gracefully_[n] = false;
+  if (was_member && measuring(t) && !graceful_leave) {
     const MemberId id{n, current_incarnation(n), -1};
     const bool already = std::binary_search(suspected_.begin(), suspected_.end(), id);
     crashes_.push_back(CrashRecord{id, t, {}, {}, {}, already});
@@ -216,6 +244,7 @@ json GeodeRecorder::metrics() const {
   json msgs = json::object(), bytes = json::object();
   uint64_t total_msgs = 0, total_bytes = 0;
   for (size_t i = 0; i < kMsgCount; ++i) {
+    if (Msg(i) == Msg::leave_request && !churn_) continue;  // registered with churn only
     std::string name(msg_name(Msg(i)));
     name = name.substr(name.find('.') + 1);
     msgs[name] = per(double(messages_[i]), member_s);
@@ -264,6 +293,23 @@ json GeodeRecorder::metrics() const {
   m["out_of_view_s"] = summarize(out);
   m["out_of_view_member_s"] = out_sum;
   m["members_in_view_at_horizon_count"] = participating_now();
+  if (churn_) {
+    std::vector<double> to_removal;
+    uint64_t unremoved = 0;
+    for (const LeaveRecord& l : leaves_) {
+      if (l.removal)
+        to_removal.push_back((*l.removal - l.left).seconds());
+      else
+        ++unremoved;
+    }
+    m["churn_leaves_graceful_count"] = leaves_.size();
+    m["churn_leaves_unremoved_count"] = unremoved;
+    m["churn_leave_to_removal_s"] = with_values(to_removal);
+    m["churn_leaves_crash_count"] = crash_leaves_;
+    m["churn_joins_count"] = joins_;
+    m["churn_joins_completed_count"] = join_to_view_.size();
+    m["churn_join_to_view_s"] = with_values(join_to_view_);
+  }
   m["messages_per_member_per_s"] = msgs;
   m["bytes_per_member_per_s"] = bytes;
   return m;

@@ -35,6 +35,17 @@
 //   it participated (removed, disconnected, waiting to reconnect or joining), summarised over
 //   those nodes, with out_of_view_member_s their sum; members_in_view_at_horizon_count = the
 //   nodes participating at the end of the run.
+// - churn (sim/faults/churn.h; only when enable_churn() was called, so runs without churn emit
+//   exactly the metrics above): a graceful leave is not a crash (no crash record, no
+//   detection sample, its removal is not a false removal): churn_leaves_graceful_count and
+//   churn_leave_to_removal_s (leave instant to the first view installed at a coordinator
+//   without the leaver; leaves not removed by the horizon count in
+//   churn_leaves_unremoved_count); a crash leave (leave "crash") is a crash like any other and
+//   also counts in churn_leaves_crash_count; churn_joins_count = fresh identities started,
+//   churn_joins_completed_count = those that installed a view, churn_join_to_view_s = join
+//   instant to that view. Suspicions of a leaver count in suspicions_count (never as false:
+//   its host is down). The per-member rates divide by the initial view size, which excludes
+//   absent slots; messages_per_member_per_s gains "leave_request".
 
 #include <array>
 #include <optional>
@@ -62,6 +73,12 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   };
 
   GeodeRecorder(World& world, size_t initial_members);
+  void set_initial_members(size_t k) { initial_members_ = k; }
+
+  // Churn (contract above): called by GeodeModel before the host goes down / comes up.
+  void enable_churn() { churn_ = true; }
+  void churn_leave(NodeId n, bool graceful);
+  void churn_join(NodeId n);
 
   // Signals.
   void message_sent(SimTime t, NodeId from, Msg m, uint32_t bytes) override;
@@ -124,6 +141,18 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   std::vector<bool> awaiting_rejoin_;              // by node: reconnect started, no view yet
   std::vector<std::optional<SimTime>> out_since_;  // by node: out of the view since
   std::vector<Duration> out_total_;                // by node: closed out-of-view time
+  struct LeaveRecord {
+    MemberId id;
+    SimTime left;
+    std::optional<SimTime> removal;
+  };
+  bool churn_ = false;
+  std::vector<bool> leaving_gracefully_;           // by node: set by churn_leave until on_crash
+  std::vector<std::optional<SimTime>> join_start_;  // by node: churn join, no view yet
+  std::vector<LeaveRecord> leaves_;
+  uint64_t crash_leaves_ = 0;
+  uint64_t joins_ = 0;
+  std::vector<double> join_to_view_;
   std::array<uint64_t, kMsgCount> messages_{};
   std::array<uint64_t, kMsgCount> bytes_{};
 };

@@ -20,6 +20,27 @@ GeodeModel::GeodeModel(World& world, const GeodeConfig& config, size_t arm)
     shared_->members.push_back(std::make_unique<Member>(*shared_, n));
   world.hosts.add_listener(recorder_.get());
   world.hosts.add_listener(this);
+  absent_.assign(world.hosts.size(), false);
+}
+
+void GeodeModel::enable_churn() {
+  shared_->types.register_leave_request(world_.net);
+  recorder_->enable_churn();
+}
+
+void GeodeModel::churn_absent(NodeId n) {
+  absent_[n] = true;
+  shared_->at(n).mark_churn_joiner();
+}
+
+void GeodeModel::churn_leave(NodeId n, bool graceful) {
+  recorder_->churn_leave(n, graceful);
+  if (graceful) shared_->at(n).leave();
+}
+
+void GeodeModel::churn_join(NodeId n) {
+  shared_->at(n).mark_churn_joiner();
+  recorder_->churn_join(n);
 }
 
 GeodeModel::~GeodeModel() = default;
@@ -27,7 +48,8 @@ GeodeModel::~GeodeModel() = default;
 void GeodeModel::start() {
   std::vector<MemberId> members;
   for (NodeId n : config_.members)
-    members.push_back(MemberId{n, world_.hosts.incarnation(n), kInitialViewId});
+    if (!absent_[n]) members.push_back(MemberId{n, world_.hosts.incarnation(n), kInitialViewId});
+  recorder_->set_initial_members(members.size());
   const auto initial =
       std::make_shared<const View>(make_view(kInitialViewId, members, shared_->roles));
   for (NodeId n : config_.members) {
@@ -36,7 +58,7 @@ void GeodeModel::start() {
       Rng r = world_.rng.stream(n, "geode.start");
       offset = Duration::from_ms(r.uniform(0.0, config_.start_offset_max.millis()));
     }
-    if (world_.hosts.is_crashed(n)) continue;
+    if (world_.hosts.is_crashed(n) || absent_[n]) continue;
     shared_->at(n).start(initial, offset);
   }
 }

@@ -33,11 +33,16 @@
 #include "models/geode/config.h"
 #include "models/geode/geode_metrics.h"
 #include "models/geode/member.h"
+#include "sim/faults/churn.h"
 #include "sim/net/world.h"
 
 namespace fdsim::geode {
 
-class GeodeModel : public Model, private net::HostListener {
+// Churn (sim/faults/churn.h, enable_churn() before start): an absent slot is left out of the
+// initial view; a graceful leave runs Member::leave() (the LeaveRequest) before the host goes
+// down and is not measured as a crash; a crash leave is a crash; a joiner is a fresh identity
+// that joins through the coordinator (Member::mark_churn_joiner). Metrics: geode_metrics.h.
+class GeodeModel : public Model, public faults::ChurnParticipant, private net::HostListener {
  public:
   GeodeModel(World& world, const GeodeConfig& config, size_t arm);
   ~GeodeModel() override;
@@ -48,6 +53,12 @@ class GeodeModel : public Model, private net::HostListener {
   nlohmann::json metrics() const override;
 
   bool considers_failed(NodeId observer, NodeId target) const;
+
+  // Churn: registers the leave request type and the churn metrics (call before start()).
+  void enable_churn();
+  void churn_absent(NodeId n) override;
+  void churn_leave(NodeId n, bool graceful) override;
+  void churn_join(NodeId n) override;
 
   // Inspection (tests, other models).
   Member& member(NodeId n) { return shared_->at(n); }
@@ -64,6 +75,7 @@ class GeodeModel : public Model, private net::HostListener {
   const GeodeConfig config_;
   std::unique_ptr<GeodeRecorder> recorder_;
   std::unique_ptr<Shared> shared_;
+  std::vector<bool> absent_;  // by node: churn slots absent at t = 0 (not in the initial view)
 };
 
 }  // namespace fdsim::geode

@@ -152,7 +152,7 @@ void Member::on_recover(uint32_t incarnation) {
   reconnects_ = 0;
   me_ = MemberId{node_, incarnation, -1};
   disconnected_ = false;
-  if (!ever_member_) return;  // never a member: stays idle
+  if (!ever_member_ && !churn_joiner_) return;  // never a member: stays idle
   joining_ = true;
   join_attempts_ = 0;
   last_tick_ = now();
@@ -160,6 +160,21 @@ void Member::on_recover(uint32_t incarnation) {
   trace("join_start", {{"incarnation", incarnation}});
   start_loops(Duration::zero());
   send_join();
+}
+
+void Member::leave() {
+  // GMSJoinLeave.leave (GMSJoinLeave.java:1774-1790): isStopping, stopCoordinatorServices,
+  // then, if view.size() > 1, a LeaveRequestMessage to getPreferredCoordinators(emptySet,
+  // localAddress, 5) (recipients.h: the preferred coordinators other than me, in view order).
+  if (!participating()) return;
+  trace("leave", {{"view_id", view_->id}});
+  if (view_->members.size() <= 1) return;
+  const std::vector<MemberId> coords =
+      preferred_coordinators(*view_, {}, me_, 5, shared_.roles);
+  for (const MemberId& c : coords) {
+    if (c == me_) continue;  // the list names me after the preferred ones; no self-send
+    send(Msg::leave_request, c, 1, [me = me_](Member& d) { d.on_leave_request(me, me); });
+  }
 }
 
 bool Member::is_coordinator() const { return participating() && creator_->active(); }

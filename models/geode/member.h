@@ -80,6 +80,14 @@ class Member {
   void start(const std::shared_ptr<const View>& initial_view, Duration start_offset);
   void on_crash();
   void on_recover(uint32_t incarnation);
+  // Churn (sim/faults/churn.h). leave(): GMSJoinLeave.leave (GMSJoinLeave.java:1774-1790):
+  // a participating member of a view with more than one member sends a LeaveRequest to
+  // view.getPreferredCoordinators(emptySet, me, 5); its host goes down right after.
+  // mark_churn_joiner(): the next on_recover joins (JoinRequest to a locator, else to the
+  // configured members, round-robin every join_retry) even if this slot was never a member:
+  // a fresh identity (the new host incarnation), admitted by the coordinator's next view.
+  void leave();
+  void mark_churn_joiner() { churn_joiner_ = true; }
 
   // --- Queries (tests, metrics, load sharing). ---
   NodeId node() const { return node_; }
@@ -141,8 +149,9 @@ class Member {
   // rules only): ignored from an old non-member; about me: forced disconnect; a
   // non-coordinator records `leaving` in leftMembers and takes over if the view without the
   // removed and left members has it as coordinator; the coordinator queues it for the next
-  // view (as a removal request: see README "No graceful leave"). No member sends one: no
-  // scenario makes a member leave, so only tests reach this.
+  // view (as a removal request: see README "No graceful leave"). Sent by a churn leave
+  // (leave()); in both profiles (the wiki profile has no source for it, and it changes
+  // nothing in runs without churn).
   void on_leave_request(const MemberId& from, const MemberId& leaving);
   // An application message on the direct channel (GMSMembership.processMessage): contact,
   // stamped with the last tick (source rules only).
@@ -273,6 +282,7 @@ class Member {
   bool disconnected_ = false;
   bool joining_ = false;
   bool ever_member_ = false;
+  bool churn_joiner_ = false;  // a churn slot: joins when its host comes up
 
   // Views are immutable and shared: every member that installs a view holds the same copy
   // (per-member copies made the model's memory quadratic in the view size, issue 16).

@@ -84,7 +84,7 @@ void Member::on_remove_member(const MemberId& from, const MemberId& target) {
 }
 
 void Member::on_leave_request(const MemberId& from, const MemberId& leaving) {
-  if (!participating() || !source_rules()) return;
+  if (!participating()) return;
   trace("leave_request_received", {{"from", from.node}, {"member", leaving.node}});
   // GMSJoinLeave.java:649-652: a leave of an old member that is no longer in the view.
   if (!in_view(leaving) && leaving.join_view < view_->id) return;
@@ -157,9 +157,11 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
   // shuts down instead if it is at least half. (The coordinator checked before preparing.)
   if (source_rules() && shared_.config.partition_detection && view_ && !created_here &&
       v.id > view_->id) {
-    std::vector<MemberId> crashed;
+    std::vector<MemberId> crashed;  // shutdown (left) members are not crashed members
     for (const MemberId& r : removed)
-      if (view_->contains(r)) crashed.push_back(r);
+      if (view_->contains(r) &&
+          std::find(v.shutdown.begin(), v.shutdown.end(), r) == v.shutdown.end())
+        crashed.push_back(r);
     if (quorum_lost_dropping(*view_, crashed, shared_.roles)) {
       trace("quorum_lost_at_install", {{"view_id", v.id}, {"lost", nodes_of(crashed)}});
       forced_disconnect(DisconnectReason::partition);

@@ -15,6 +15,7 @@ std::string_view msg_name(Msg m) {
     case Msg::network_partition: return "geode.network_partition";
     case Msg::join_request: return "geode.join_request";
     case Msg::tcp_check: return "geode.tcp_check";
+    case Msg::leave_request: return "geode.leave_request";
   }
   return "geode.unknown";
 }
@@ -35,12 +36,18 @@ uint32_t msg_bytes(Msg m, size_t members) {
     case Msg::network_partition: return kHeaderBytes + 16;
     case Msg::join_request: return kHeaderBytes + kIdBytes + 16;
     case Msg::tcp_check: return 2 + 8 + kIdBytes + 1;                  // version, view, id; OK
+    case Msg::leave_request: return kHeaderBytes + kIdBytes + 40;      // member + reason
   }
   return kHeaderBytes;
 }
 
 MsgTypes::MsgTypes(net::Network& net) {
-  for (size_t i = 0; i < kMsgCount; ++i) ids[i] = net.type(msg_name(Msg(i)));
+  for (size_t i = 0; i < kMsgCount; ++i)
+    if (Msg(i) != Msg::leave_request) ids[i] = net.type(msg_name(Msg(i)));
+}
+
+void MsgTypes::register_leave_request(net::Network& net) {
+  ids[size_t(Msg::leave_request)] = net.type(msg_name(Msg::leave_request));
 }
 
 }  // namespace fdsim::geode

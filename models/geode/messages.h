@@ -27,8 +27,9 @@ enum class Msg : uint8_t {
   network_partition,   // the coordinator lost quorum
   join_request,        // a recovered host asks to join again
   tcp_check,           // the TCP final check (a probe)
+  leave_request,       // a member leaving on purpose (churn only: registered by enable_churn)
 };
-inline constexpr size_t kMsgCount = 11;
+inline constexpr size_t kMsgCount = 12;
 
 std::string_view msg_name(Msg m);  // "geode.heartbeat", ...
 bool msg_reliable(Msg m);
@@ -38,9 +39,11 @@ inline constexpr uint32_t kIdBytes = 40;
 inline constexpr uint32_t kHeaderBytes = 24;
 uint32_t msg_bytes(Msg m, size_t members = 0);
 
-// The network's type handles for every message kind.
+// The network's type handles for every message kind. leave_request is registered only when
+// the run has churn (register_leave_request), so runs without it list the same types as before.
 struct MsgTypes {
   explicit MsgTypes(net::Network& net);
+  void register_leave_request(net::Network& net);
   net::MsgType operator[](Msg m) const { return ids[size_t(m)]; }
   std::array<net::MsgType, kMsgCount> ids{};
 };

@@ -38,6 +38,11 @@ struct View {
   // scan per heartbeat and per installing member, large rings were quadratic or worse in
   // time). Lookups scan `members` when it does not match (a view built by hand).
   std::vector<uint32_t> by_identity;
+  // Members of the previous view this view drops because they left (a leave request:
+  // GMSMembershipView.shutdownMembers, GMSJoinLeave.java:2546-2552). They are not crashed
+  // members: the quorum checks (getCrashedMemberWeight) do not count them. Filled by the
+  // coordinator when it prepares the view; empty without churn.
+  std::vector<MemberId> shutdown;
 
   size_t size() const { return members.size(); }
   bool contains(const MemberId& m) const { return index_of(m).has_value(); }

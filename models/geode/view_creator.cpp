@@ -137,7 +137,12 @@ void ViewCreator::create_view() {
       j.join_view = id;
       members.push_back(j);
     }
-    tell_removed(removals);  // sendRemoveMessages, before the prepare
+    // sendRemoveMessages(removalReqs, ..) before the prepare: leavers are leaveReqs, not
+    // removalReqs (GMSJoinLeave.java:2508-2520, 2582), so they get no RemoveMember.
+    std::vector<MemberId> told;
+    for (const MemberId& r : removals)
+      if (m_.left_.count(r) == 0) told.push_back(r);
+    tell_removed(told);
     prepare(make_view(id, std::move(members), m_.shared_.roles));
     return;
   }
@@ -169,8 +174,16 @@ void ViewCreator::prepare(View v) {
   busy_ = true;
   preparing_ = std::move(v);
   const std::vector<MemberId> removed = removed_from_installed(preparing_);
+  // Members removed because they left (leftMembers) are the view's shutdownMembers, not its
+  // crashedMembers: GMSJoinLeave.isMajorityLost weighs only getCrashedMemberWeight
+  // (GMSJoinLeave.java:1671-1690), so they stay in the list the quorum check keeps.
+  preparing_.shutdown.clear();
+  for (const MemberId& r : removed)
+    if (m_.left_.count(r) > 0) preparing_.shutdown.push_back(r);
+  std::vector<MemberId> kept = preparing_.members;
+  kept.insert(kept.end(), preparing_.shutdown.begin(), preparing_.shutdown.end());
   if (m_.shared_.config.partition_detection &&
-      quorum_lost(*m_.view_, preparing_.members, m_.shared_.roles)) {
+      quorum_lost(*m_.view_, kept, m_.shared_.roles)) {
     declare_partition(preparing_);
     return;
   }

@@ -200,20 +200,21 @@ std::shared_ptr<const Lifetime> read_lifetime(ObjectReader& r, const std::string
 }
 
 void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std::string& base_dir,
-                 FaultsConfig& out) {
+                 FaultsConfig& out, size_t index) {
   bool ok = true;
   const size_t before = r.diagnostics().problems.size();
   const std::string kind = r.required_enumeration(
       "kind", {"crash", "recover", "pause", "sick", "play_dead", "partition", "loss_burst",
                "delay_spike", "crash_process", "pause_process", "group_crash_process",
-               "crash_storm"});
+               "crash_storm", "churn"});
   if (r.diagnostics().problems.size() != before) {
     // The other keys cannot be checked without a kind; do not also report them as unknown.
     for (const char* key : {"at_s", "at_ms", "nodes", "duration_s", "duration_ms", "duration",
                             "heal_at_s", "heal_at_ms", "a", "b", "one_way", "from", "to", "loss",
                             "extra_ms", "mean_up_s", "mean_down_s", "mean_interval_s", "start_s",
                             "start_ms", "stop_s", "stop_ms", "up", "down", "size", "window_s",
-                            "window_ms"})
+                            "window_ms", "spare_nodes", "mean_session_s", "session", "leave",
+                            "mean_join_interval_s", "join_interval"})
       if (r.has(key)) r.consume(key);
     return;
   }
@@ -276,6 +277,53 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
     const size_t k = out.crash_storms.size();
     s.stream = k == 0 ? "faults.crash_storm" : "faults.crash_storm#" + std::to_string(k);
     if (ok && r.diagnostics().problems.size() == before) out.crash_storms.push_back(std::move(s));
+    return;
+  }
+
+  if (kind == "churn") {
+    ChurnProcess c;
+    c.nodes = required_nodes(r, "nodes", nodes, ok);
+    {
+      const size_t b = r.diagnostics().problems.size();
+      c.spare = scenario::parse_node_set(r, "spare_nodes", nodes);
+      if (r.diagnostics().problems.size() != b) ok = false;
+    }
+    std::vector<NodeId> both;
+    std::set_intersection(c.nodes.begin(), c.nodes.end(), c.spare.begin(), c.spare.end(),
+                          std::back_inserter(both));
+    if (!both.empty()) {
+      r.error("spare_nodes", "expected spare nodes disjoint from nodes, but node " +
+                                 std::to_string(both.front()) + " is in both");
+      ok = false;
+    }
+    // The event-rate budget: at most every slot holds an identity, each leaving once per
+    // mean session; joins, one per mean interval.
+    const size_t slots = c.nodes.size() + c.spare.size();
+    c.session = read_lifetime(r, "session", false, double(slots),
+                              "slots " + std::to_string(slots), base_dir, ok);
+    c.join = read_lifetime(r, "join_interval", false, 1.0, "1 join stream", base_dir, ok);
+    c.graceful = r.enumeration("leave", "graceful", {"graceful", "crash"}) == "graceful";
+    read_active_window(r, &c.start, &c.stop, ok);
+    if (ok && !c.session && !c.join) {
+      r.error("churn needs 'mean_session_s' or 'session' (leaves), or 'mean_join_interval_s' "
+              "or 'join_interval' (joins), or both");
+      ok = false;
+    }
+    if (ok && c.join && c.spare.empty() && !c.session) {
+      r.error("spare_nodes", "joins need free slots: give spare_nodes, or a session law so "
+                             "that leavers free theirs");
+      ok = false;
+    }
+    if (out.churn) {
+      r.error("kind", "at most one churn entry (the first is $.faults[" +
+                          std::to_string(out.churn_entry) + "])");
+      ok = false;
+    }
+    c.stream = "faults.churn";
+    if (ok && r.diagnostics().problems.size() == before) {
+      out.churn = std::move(c);
+      out.churn_entry = index;
+    }
     return;
   }
 
@@ -407,7 +455,36 @@ void parse_entry(ObjectReader& r, const scenario::NodesConfig& nodes, const std:
 FaultsConfig parse_faults_config(ObjectReader& root, const scenario::NodesConfig& nodes,
                                  const std::string& base_dir) {
   FaultsConfig out;
-  root.objects("faults", [&](ObjectReader& r, size_t) { parse_entry(r, nodes, base_dir, out); });
+  root.objects("faults",
+               [&](ObjectReader& r, size_t k) { parse_entry(r, nodes, base_dir, out, k); });
+  if (out.churn) {
+    // A churn slot's presence belongs to the churn process alone: another crash or recovery
+    // of it would revive a left identity or restart an absent slot.
+    std::vector<NodeId> slots = out.churn->nodes;
+    slots.insert(slots.end(), out.churn->spare.begin(), out.churn->spare.end());
+    std::sort(slots.begin(), slots.end());
+    auto clash = [&](const std::vector<NodeId>& v, const char* what) {
+      for (NodeId n : v)
+        if (std::binary_search(slots.begin(), slots.end(), n)) {
+          root.error("faults", "node " + std::to_string(n) + " is a churn slot ($.faults[" +
+                                   std::to_string(out.churn_entry) + "]) and also named by a " +
+                                   what + "; churn slots may not take other crashes or "
+                                   "recoveries");
+          return true;
+        }
+      return false;
+    };
+    bool bad = false;
+    for (const ScheduledFault& f : out.scheduled)
+      if (!bad && (f.kind == FaultKind::crash || f.kind == FaultKind::recover))
+        bad = clash(f.nodes, to_string(f.kind));
+    for (const CrashProcess& p : out.crash_processes)
+      if (!bad) bad = clash(p.nodes, "crash_process");
+    for (const CrashProcess& p : out.group_crash_processes)
+      if (!bad) bad = clash(p.nodes, "group_crash_process");
+    for (const CrashStorm& p : out.crash_storms)
+      if (!bad) bad = clash(p.nodes, "crash_storm");
+  }
   return out;
 }
 

@@ -36,6 +36,18 @@
 //        never)
 //   A node held down by several processes at once comes back only when the last of them
 //   recovers it (a count of holds per node; scheduled crash / recover act directly).
+//   {"kind": "churn", "nodes", ["spare_nodes"], ["mean_session_s" | "session"],
+//        ["leave": "graceful"], ["mean_join_interval_s" | "join"], ["start_s"], ["stop_s"]}
+//        permanent leaves and fresh joins (sim/faults/churn.h; only models with joins accept
+//        it, the loader rejects it elsewhere): every identity on a slot of nodes or
+//        spare_nodes lives one session draw from its start (t = start for `nodes`, its join
+//        instant for a joiner) and then leaves for good, gracefully (the model's leave
+//        protocol, then the host goes down) or by a crash ("leave": "crash"); spare_nodes
+//        are absent from t = 0; joins form a renewal process of the join law and take the
+//        lowest-numbered free slot (a spare, or a slot whose identity left) with a fresh
+//        identity (a new host incarnation); a join with no free slot is skipped. At least
+//        one of the session and join laws; at most one churn entry; its slots may not be
+//        named by another crash / recover fault or process.
 //   {"kind": "pause_process", "nodes", "mean_interval_s", "duration_ms" | "duration_s" |
 //        "duration": <latency-model object, sim/net/config.h>, ["start_s"], ["stop_s"]}
 //        pause starts form a Poisson process of the given mean interval; each pause lasts a
@@ -116,15 +128,30 @@ struct CrashStorm {
   std::string stream;  // RNG purpose
 };
 
+// Churn (sim/faults/churn.h): slots `nodes` start present, `spare` start absent.
+struct ChurnProcess {
+  std::vector<NodeId> nodes;
+  std::vector<NodeId> spare;                // disjoint from nodes
+  std::shared_ptr<const Lifetime> session;  // null = no leaves
+  std::shared_ptr<const Lifetime> join;     // inter-join law; null = no joins
+  bool graceful = true;                     // "leave": "graceful" | "crash"
+  SimTime start;
+  std::optional<SimTime> stop;
+  std::string stream;  // RNG purpose: per slot (sessions) and keyed on no node (joins)
+};
+
 struct FaultsConfig {
   std::vector<ScheduledFault> scheduled;  // in file order
   std::vector<CrashProcess> crash_processes;
   std::vector<PauseProcess> pause_processes;
   std::vector<CrashProcess> group_crash_processes;  // `nodes` crash and recover together
   std::vector<CrashStorm> crash_storms;
+  std::optional<ChurnProcess> churn;
+  // The $.faults[k] index of the churn entry (for the loader's "model has no joins" error).
+  size_t churn_entry = 0;
   bool empty() const {
     return scheduled.empty() && crash_processes.empty() && pause_processes.empty() &&
-           group_crash_processes.empty() && crash_storms.empty();
+           group_crash_processes.empty() && crash_storms.empty() && !churn;
   }
 };
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "sim/engine/trace.h"
+#include "sim/faults/churn.h"
 
 namespace fdsim::faults {
 
@@ -55,6 +56,14 @@ void FaultInjector::start() {
   }
   started_ = true;
   Simulator& sim = world_.sim;
+  if (config_.churn) {
+    if (churn_participant_ == nullptr) {
+      fdsim::internal_error("fdsim: internal error: a churn fault reached a model without joins "
+                            "(the loader should have rejected it)\n");
+    }
+    churn_ = std::make_unique<ChurnDriver>(world_, *config_.churn, *this, *churn_participant_);
+    churn_->start();
+  }
   for (size_t i = 0; i < config_.scheduled.size(); ++i) {
     const ScheduledFault& f = config_.scheduled[i];
     EventKind k = k_crash_;

@@ -35,6 +35,9 @@
 
 namespace fdsim::faults {
 
+class ChurnDriver;
+class ChurnParticipant;
+
 class FaultInjector {
  public:
   FaultInjector(World& world, const FaultsConfig& config);
@@ -43,6 +46,9 @@ class FaultInjector {
   ~FaultInjector();
 
   void start();
+  // The model that runs a churn entry's leaves and joins (sim/faults/churn.h); required before
+  // start() when the config has churn.
+  void set_churn_participant(ChurnParticipant* p) { churn_participant_ = p; }
 
   // Direct writers with the same merge rules (used by start()'s events; tests may call them).
   void crash(NodeId n);
@@ -74,6 +80,8 @@ class FaultInjector {
   std::map<NodeId, SimTime> pause_end_;
   std::map<NodeId, SimTime> sick_end_;
   std::map<NodeId, SimTime> dead_end_;
+  ChurnParticipant* churn_participant_ = nullptr;
+  std::unique_ptr<ChurnDriver> churn_;
   bool started_ = false;
   EventKind k_crash_, k_recover_, k_pause_, k_resume_, k_sick_, k_sick_end_, k_dead_, k_dead_end_,
       k_partition_, k_heal_, k_burst_, k_burst_end_, k_spike_, k_spike_end_, k_storm_;

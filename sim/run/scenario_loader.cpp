@@ -157,6 +157,24 @@ void choose_arms(Scenario& s, const scenario::ModelSections& sections, Diagnosti
   if (diag.ok() && s.arms.empty()) diag.add("$", "the scenario defines no arm to run");
 }
 
+// Churn (sim/faults/churn.h) needs a model with joins: only the Geode ring (membership
+// family) has them. Load sharing (also over a Geode ring: its nodes are the servers, which the
+// Hou-Shin model does not let come and go), the heartbeat detectors, the JGroups ring and SWIM
+// (memberlist's Join/Leave are not modelled yet) reject it at the churn entry's kind.
+void check_churn_model(const Scenario& s, Diagnostics& diag) {
+  const char* model = nullptr;
+  switch (s.family) {
+    case ArmFamily::membership: return;
+    case ArmFamily::load_sharing: model = "load sharing"; break;
+    case ArmFamily::heartbeat_study: model = "the heartbeat detector study"; break;
+    case ArmFamily::jgroups: model = "the JGroups ring"; break;
+    case ArmFamily::swim: model = "SWIM (memberlist's Join and Leave are not modelled yet)"; break;
+  }
+  diag.add("$.faults[" + std::to_string(s.faults.churn_entry) + "].kind",
+           std::string("churn needs a model with joins (the Geode ring, 'membership'); ") +
+               model + " has no joins");
+}
+
 // The largest mean one-way delay of any link, in seconds (default latency and overrides); a
 // latency law with an infinite mean counts its draws' cap (1e8 s, latency.cpp).
 double largest_mean_delay_s(const net::NetworkConfig& n) {
@@ -328,6 +346,7 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
   root.finish();
 
   if (diag.ok()) choose_arms(*s, sections, diag);
+  if (diag.ok() && s->faults.churn) check_churn_model(*s, diag);
   if (diag.ok()) finish_cost_estimate(*s, diag);
 
   for (const auto& p : diag.problems) out.problems.push_back(prefixed(source_name, p.str()));

@@ -36,6 +36,9 @@ namespace {
 struct Models {
   std::vector<std::unique_ptr<Model>> owned;
   std::function<json()> metrics;  // {arm: {...}} for the plan's arms
+  // The model that runs churn (sim/faults/churn.h): the Geode ring of the membership family;
+  // the loader rejects churn for every other family.
+  geode::GeodeModel* churn_model = nullptr;
 };
 
 Models build_models(const Scenario& s, World& world, const SimulationPlan& plan) {
@@ -71,6 +74,7 @@ Models build_models(const Scenario& s, World& world, const SimulationPlan& plan)
     case ArmFamily::membership: {
       auto g = std::make_unique<geode::GeodeModel>(world, *s.membership, plan.arm_index);
       Model* g_ptr = g.get();
+      m.churn_model = g.get();
       m.owned.push_back(std::move(g));
       const std::string arm = plan.arms.front();
       m.metrics = [g_ptr, arm] { return json{{arm, g_ptr->metrics()}}; };
@@ -151,6 +155,10 @@ SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
   network.set_traffic_window(s.top.warmup_end);  // the `traffic` metrics' window
   faults::FaultInjector injector(world, s.faults);
   Models models = build_models(s, world, plan);
+  if (s.faults.churn && models.churn_model != nullptr) {
+    models.churn_model->enable_churn();
+    injector.set_churn_participant(models.churn_model);
+  }
   injector.start();
   for (auto& m : models.owned) m->start();
   sim.run_until(s.top.horizon);

@@ -242,7 +242,7 @@ TEST_F(SchemaContent, EveryFieldReadIsDescribedAndEveryDescriptionIsRead) {
 
 TEST_F(SchemaContent, VariantsAreFoundByDiscriminator) {
   EXPECT_EQ(shapes_->at("$.faults[]").discriminator, "kind");
-  EXPECT_EQ(shapes_->at("$.faults[]").variants.size(), 12u);
+  EXPECT_EQ(shapes_->at("$.faults[]").variants.size(), 13u);
   EXPECT_EQ(shapes_->at("$.network.latency").discriminator, "model");
   EXPECT_EQ(shapes_->at("$.detectors.arms[].detector").discriminator, "kind");
   EXPECT_EQ(shapes_->at("$.membership.neighbour_check[].detector").variants.size(), 7u);

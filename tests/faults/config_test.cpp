@@ -94,7 +94,7 @@ TEST(FaultsConfig, UnknownKindListsTheAllowedKinds) {
                 "$.faults[0].kind: expected one of \"crash\", \"recover\", \"pause\", \"sick\", "
                 "\"play_dead\", \"partition\", \"loss_burst\", \"delay_spike\", "
                 "\"crash_process\", \"pause_process\", \"group_crash_process\", "
-                "\"crash_storm\", got the string \"explode\""}));
+                "\"crash_storm\", \"churn\", got the string \"explode\""}));
 }
 
 TEST(FaultsConfig, TimeProblemsCarryTheirExactPath) {

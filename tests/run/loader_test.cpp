@@ -106,7 +106,7 @@ TEST(Loader, FaultUnknownKind_ListsTheKinds) {
             Lines{"x.json: $.faults[0].kind: expected one of \"crash\", \"recover\", \"pause\", "
                   "\"sick\", \"play_dead\", \"partition\", \"loss_burst\", \"delay_spike\", "
                   "\"crash_process\", \"pause_process\", \"group_crash_process\", "
-                               "\"crash_storm\", got the string \"explode\""});
+                               "\"crash_storm\", \"churn\", got the string \"explode\""});
 }
 
 TEST(Loader, FaultNodeOutOfRangeAndUnknownGroup) {

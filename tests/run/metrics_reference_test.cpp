@@ -64,6 +64,7 @@ struct Row {
   std::string name;  // as written
   std::string unit;
   int line = 0;
+  bool churn_only = false;  // "emitted by" says "with churn": never under load sharing
 };
 
 struct Pattern {
@@ -152,7 +153,7 @@ MetricsTable read_metrics_table(const std::string& path) {
       s.erase(s.find_last_not_of(' ') + 1);
       return s;
     };
-    Row r{scope, m[1], trim(m[2]), n};
+    Row r{scope, m[1], trim(m[2]), n, trim(m[4]).find("with churn") != std::string::npos};
     if (r.unit.empty() || trim(m[3]).empty() || trim(m[4]).empty())
       ref.malformed.push_back("line " + std::to_string(n) + ": empty cell in " + r.name);
     ref.rows.push_back(r);
@@ -168,7 +169,9 @@ MetricsTable read_metrics_table(const std::string& path) {
     }
     const std::string prefix = r.name.substr(0, at);
     for (size_t j = 0; j < ref.rows.size(); ++j) {
-      if (ref.rows[j].scope != "membership") continue;
+      // Load sharing rejects churn (the loader's "no joins" error), so the churn rows of the
+      // membership table are not mounted under it.
+      if (ref.rows[j].scope != "membership" || ref.rows[j].churn_only) continue;
       for (const std::string& t : expand_braces(ref.rows[j].name))
         add_pattern(ref, i, prefix + t, keyed_last_segment(ref.rows[j].name));
     }
