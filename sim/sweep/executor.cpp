@@ -2,8 +2,11 @@
 
 #include "sim/engine/interrupt.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -100,6 +103,20 @@ std::string run_one(const SweepPlan& plan, const PlannedRun& run, const RunStore
   return why;
 }
 
+// Under an address-space cap (ulimit -v, RLIMIT_AS) every worker's stack (RLIMIT_STACK, which
+// glibc reserves for each thread, 8 MiB by default) counts against it: workers beyond half the
+// cap would leave the runs no room to allocate, and a failed allocation ends the process. So
+// at most (cap / 2) / stack workers; no cap: no limit.
+size_t workers_within_address_space_limit() {
+  rlimit as{}, stack{};
+  if (::getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return SIZE_MAX;
+  rlim_t per = 8u << 20;
+  if (::getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY &&
+      stack.rlim_cur > 0)
+    per = stack.rlim_cur;
+  return std::max<size_t>(1, size_t(as.rlim_cur / 2 / per));
+}
+
 }  // namespace
 
 ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& runs_dir,
@@ -130,13 +147,14 @@ ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& r
   counts.done = report.reused;
   std::vector<Failure> failures;
   size_t next = 0, workers_left = 0;
+  size_t allowed = SIZE_MAX;  // workers with an index at or above it take no further run
 
-  auto worker = [&]() {
+  auto worker = [&](size_t index) {
     for (;;) {
       size_t run_index;
       {
         std::lock_guard<std::mutex> lock(mu);
-        if (next == pending.size() || interrupt_signal() != 0) break;
+        if (next == pending.size() || interrupt_signal() != 0 || index >= allowed) break;
         run_index = pending[next++];
         ++counts.running;
       }
@@ -169,25 +187,38 @@ ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& r
   };
 
   ProgressReporter progress(options.progress, options.progress_out, options.progress_interval);
-  const size_t jobs = std::max<size_t>(1, std::min(options.jobs, pending.size()));
+  const size_t jobs = std::max<size_t>(
+      1, std::min({options.jobs, pending.size(), workers_within_address_space_limit()}));
   std::vector<std::thread> threads;
   if (!pending.empty()) {
     // A thread that cannot be created (a low `ulimit -u`, a memory cap) is not an error: the
     // sweep goes on with the workers it has, or in this thread if it has none. (An exception
     // escaping here with joinable threads alive used to terminate the process.)
+    // A failed creation means the threads' stacks have used up a memory or process cap: the
+    // runs themselves would then fail to allocate (the new-handler ends the process). So half
+    // of the workers created are retired at once (joined, which unmaps their stacks) to leave
+    // the others room.
+    threads.reserve(jobs);
     workers_left = jobs;
     for (size_t t = 0; t < jobs; ++t) {
       try {
-        threads.emplace_back(worker);
+        threads.emplace_back(worker, t);
       } catch (const std::system_error&) {
-        std::lock_guard<std::mutex> lock(mu);
-        workers_left -= jobs - t;
+        size_t keep;
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          workers_left -= jobs - t;
+          keep = std::max<size_t>(1, t / 2);
+          allowed = keep;
+        }
+        for (size_t r = keep; r < threads.size(); ++r) threads[r].join();
+        if (threads.size() > keep) threads.resize(keep);
         break;
       }
     }
     if (threads.empty()) {
       workers_left = 1;
-      worker();
+      worker(0);
     }
     std::unique_lock<std::mutex> lock(mu);
     while (workers_left > 0) {
