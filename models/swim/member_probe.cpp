@@ -25,17 +25,12 @@ void Member::start() {
   suspicions_.clear();
   {
     // Fisher-Yates of 0 .. n-1, as Go's rand.Shuffle, drawn lazily (probe_order.h). The hints
-    // (probe ticks and kRandomNodes draws up to the horizon, with a quarter to spare) only set
-    // how much of the order the first replay resolves; they never change a value.
+    // only set how much of the order the first replay resolves; they never change a value.
     const SwimConfig& c = s_.config;
-    const int64_t left_ns = std::max<int64_t>((s_.world.horizon - s_.now()).count_ns(), 0);
-    const int64_t ticks = left_ns / c.probe_interval.count_ns() + 1;
-    const int64_t gossips =
-        c.gossip_nodes > 0 ? (left_ns / c.gossip_interval.count_ns() + 1) * c.gossip_nodes : 0;
-    const int64_t selects = gossips + ticks * c.indirect_checks / 4 + 64;
-    constexpr int64_t kMaxHint = 16384;  // 64 kB a member; longer runs replay again
-    order_.start(n, size_t(std::min(ticks + ticks / 4 + 16, kMaxHint)),
-                 size_t(std::min(selects + selects / 4, kMaxHint)));
+    const LookaheadHint hint = lookahead_hint(
+        (s_.world.horizon - s_.now()).count_ns(), c.probe_interval.count_ns(),
+        c.gossip_interval.count_ns(), c.gossip_nodes, c.indirect_checks);
+    order_.start(n, hint.prefix, hint.select);
   }
 
   // Ticker phases stand in for the members' start times; the stagger of triggerFunc is shorter

@@ -4,8 +4,15 @@
 
 namespace fdsim::swim {
 
-double swim_state_bytes(double members) {
-  return members * kBytesPerMember + members * members * kProbeOrderBytesPerEntry;
+bool swim_orders_materialize(double members, double probe_ticks) {
+  return probe_ticks * 2 >= members;
+}
+
+double swim_state_bytes(double members, double probe_ticks, double lookahead_entries) {
+  double b = members * (kBytesPerMember + lookahead_entries * kLookaheadBytesPerEntry);
+  if (swim_orders_materialize(members, probe_ticks))
+    b += members * (members * kProbeOrderBytesPerEntry + kMaterializedBytesPerMember);
+  return b;
 }
 
 std::string bytes_text(double bytes) {

@@ -41,6 +41,20 @@
 
 namespace fdsim::swim {
 
+// Look-ahead entries (probe positions, select draws) a pass resolves at most: 64 kB each per
+// member; a longer run replays again when they run out.
+inline constexpr size_t kMaxLookahead = 16384;
+
+// The first pass's sizes for a member that starts `left_ns` before the horizon: the probe ticks
+// and kRandomNodes draws (gossip rounds x gossip_nodes, indirect checks of a quarter of the
+// probes, push-pull and spare) up to the horizon, with a quarter to spare, capped at
+// kMaxLookahead. Used by Member::start and by the memory estimate (memory_bound.h).
+struct LookaheadHint {
+  size_t prefix = 0, select = 0;
+};
+LookaheadHint lookahead_hint(int64_t left_ns, int64_t probe_interval_ns, int64_t gossip_interval_ns,
+                             int64_t gossip_nodes, int64_t indirect_checks);
+
 class ProbeOrder {
  public:
   ProbeOrder(const RngFactory& rng, NodeId self) : rng_(&rng), self_(self) {}

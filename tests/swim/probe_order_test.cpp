@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "models/swim/probe_order.h"
+#include "models/swim/shuffle_draw.h"
 
 namespace fdsim::swim {
 namespace {
@@ -85,6 +86,46 @@ TEST(SwimProbeOrder, LazyOrderHoldsItsLookAheadNotTheCluster) {
   EXPECT_LT(lazy.held_bytes(), 6000u);
   lazy.nodes();
   EXPECT_GE(lazy.held_bytes(), 400000u);
+}
+
+TEST(SwimShuffleDraw, QuotientIsExactAtEveryBucketEdge) {
+  const uint64_t max = ~uint64_t{0};
+  for (uint64_t r : {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{7}, uint64_t{99},
+                     uint64_t{1023}, uint64_t{1024}, uint64_t{9999}, uint64_t{99999},
+                     (uint64_t{1} << 31) - 1, uint64_t{1} << 40, (uint64_t{1} << 61) + 12345}) {
+    const UniformBelow u(r);
+    // Boost's bucket: (2^64 - 1) / (r + 1), plus one when r + 1 divides 2^64.
+    const uint64_t expected_bucket = max / (r + 1) + (max % (r + 1) == r ? 1 : 0);
+    ASSERT_EQ(u.bucket, expected_bucket) << r;
+    for (uint64_t k : {uint64_t{0}, uint64_t{1}, r / 2, r, r + 1, r + 2}) {
+      const unsigned __int128 edge = (unsigned __int128)k * u.bucket;
+      for (int d = -2; d <= 2; ++d) {
+        const unsigned __int128 x128 = edge + d;
+        if (x128 > max || (d < 0 && edge < unsigned(-d))) continue;
+        const uint64_t x = uint64_t(x128);
+        ASSERT_EQ(u.quotient(x), x / u.bucket) << "r " << r << " x " << x;
+      }
+    }
+    ASSERT_EQ(u.quotient(max), max / u.bucket) << r;
+  }
+}
+
+TEST(SwimShuffleDraw, DrawsAreBoostsUniformInt) {
+  Rng boost_side(77), fast_side(77);
+  for (uint64_t r = 1; r < 3000; ++r) {
+    const UniformBelow u(r);
+    for (int k = 0; k < 5; ++k)
+      ASSERT_EQ(draw(fast_side.engine(), u), uint64_t(boost_side.uniform_int(0, int64_t(r))))
+          << r;
+  }
+  for (uint64_t r : {uint64_t{1} << 20, (uint64_t{1} << 62) - 1, (uint64_t{1} << 61) + 3}) {
+    const UniformBelow u(r);
+    for (int k = 0; k < 1000; ++k)
+      ASSERT_EQ(draw(fast_side.engine(), u), uint64_t(boost_side.uniform_int(0, int64_t(r))))
+          << r;
+  }
+  // Same engine state afterwards.
+  EXPECT_EQ(fast_side.engine()(), boost_side.engine()());
 }
 
 }  // namespace
