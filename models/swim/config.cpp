@@ -1,9 +1,11 @@
 #include "models/swim/config.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "models/swim/memory_bound.h"
+#include "models/swim/probe_order.h"
 #include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/event_rate.h"
 
@@ -57,7 +59,8 @@ void check_event_rates(scenario::ObjectReader& r, const SwimConfig& c) {
 
 }  // namespace
 
-SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes) {
+SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes,
+                             double horizon_s) {
   SwimConfig c = SwimConfig::lan_defaults(nodes.count);
   c.probe_interval = ms_param(r, "probe_interval_ms", c.probe_interval, true);
   c.probe_timeout = ms_param(r, "probe_timeout_ms", c.probe_timeout, true);
@@ -83,16 +86,30 @@ SwimConfig parse_swim_config(scenario::ObjectReader& r, const scenario::NodesCon
       r.integer("handoff_queue_depth", c.handoff_queue_depth, 1, 1000000);
   check_event_rates(r, c);
   if (nodes.count < 2) r.error("swim needs at least 2 nodes, got " + std::to_string(nodes.count));
-  const double state_bytes = swim_state_bytes(double(nodes.count));
+  // The memory estimate over the horizon (memory_bound.h, models/swim/README.md "Memory").
+  const double n = double(nodes.count);
+  const int64_t horizon_ns = int64_t(std::min(horizon_s, 1e9) * 1e9);
+  const double ticks = double(horizon_ns / c.probe_interval.count_ns());
+  const LookaheadHint hint =
+      lookahead_hint(horizon_ns, c.probe_interval.count_ns(), c.gossip_interval.count_ns(),
+                     c.gossip_nodes, c.indirect_checks);
+  const double lookahead = double(hint.prefix + hint.select);
+  const double state_bytes = swim_state_bytes(n, ticks, lookahead);
+  char lookahead_text[32];
+  std::snprintf(lookahead_text, sizeof lookahead_text, "%.0f", lookahead);
+  const std::string formula =
+      "10 kB x n + 4 B x " + std::string(lookahead_text) + " look-ahead entries x n" +
+      (swim_orders_materialize(n, ticks)
+           ? " + (4 B x n + 5.2 kB) x n (probe orders materialize: horizon_s covers n/2 probe "
+             "intervals)"
+           : "") +
+      ", n = " + std::to_string(nodes.count);
   if (!(state_bytes <= swim_memory_bound_bytes()))
     r.error("nodes.count " + std::to_string(nodes.count) +
-            ": the SWIM members' state would need about " + bytes_text(state_bytes) +
-            " (4 B per entry of each member's probe order over all n nodes, n^2 entries, plus "
-            "about 12 kB per member), over the bound of " + bytes_text(swim_memory_bound_bytes()) +
+            ": the SWIM members' state would need about " + bytes_text(state_bytes) + " (" +
+            formula + "), over the bound of " + bytes_text(swim_memory_bound_bytes()) +
             " (raise with --max-memory-gb; models/swim/README.md, Memory)");
-  scenario::add_memory(r, "", state_bytes,
-                       "SWIM members' state: 12 kB x n + 4 B x n^2, n = " +
-                           std::to_string(nodes.count));
+  scenario::add_memory(r, "", state_bytes, "SWIM members' state: " + formula);
 
   c.arms.clear();
   std::set<std::string> names;

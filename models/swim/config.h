@@ -94,6 +94,8 @@ struct SwimConfig {
   static SwimConfig lan_defaults(size_t node_count);
 };
 
-SwimConfig parse_swim_config(scenario::ObjectReader& swim, const scenario::NodesConfig& nodes);
+// horizon_s sizes the memory estimate (memory_bound.h); 0 counts no probe ticks.
+SwimConfig parse_swim_config(scenario::ObjectReader& swim, const scenario::NodesConfig& nodes,
+                             double horizon_s = 0);
 
 }  // namespace fdsim::swim

@@ -19,7 +19,7 @@
 //   ping, TCP ping or push-pull, and still probes and gossips. A crashed member stops for good
 //   (a recovered host does not rejoin).
 // - Random choices (kRandomNodes, shuffles) draw from the member's stream "swim.select" and
-//   "swim.shuffle"; nothing else draws.
+//   "swim.shuffle" (held by the probe order, probe_order.h); nothing else draws.
 
 #include <functional>
 #include <map>
@@ -32,6 +32,7 @@
 #include "models/swim/lifeguard_math.h"
 #include "models/swim/messages.h"
 #include "models/swim/peer_table.h"
+#include "models/swim/probe_order.h"
 
 namespace fdsim::swim {
 
@@ -71,6 +72,8 @@ class Member {
   size_t own_peer_entries() const { return peers_.own_entries(); }
   int64_t health_score() const { return awareness_.score(); }
   int64_t num_nodes() const { return int64_t(order_.size()); }
+  // The probe order (tests, memory figures).
+  const ProbeOrder& probe_order() const { return order_; }
   // Suspicion bookkeeping of a suspect peer (tests): confirmations counted, expected k.
   std::optional<std::pair<int64_t, int64_t>> suspicion_of(NodeId n) const;
   size_t queued_broadcasts() const { return queue_.size(); }
@@ -150,7 +153,7 @@ class Member {
   void gossip_tick();
   void gossip();
   void push_pull_tick();
-  std::vector<PushEntry> local_state() const;
+  std::vector<PushEntry> local_state();
   int64_t transmit_limit() const;
 
   // The first tick of the grid phase + k period strictly after `after`.
@@ -162,7 +165,7 @@ class Member {
   bool participating_ = false;
   PeerTable peers_;            // this member's view of every node
   std::map<NodeId, Suspicion> suspicions_;  // the running suspicion timers, by suspect
-  std::vector<NodeId> order_;  // memberlist's m.nodes: the probe order (known members)
+  ProbeOrder order_;           // memberlist's m.nodes: the probe order (known members)
   size_t probe_index_ = 0;
   SimTime probe_phase_, gossip_phase_;
   SimTime next_probe_tick_;
@@ -172,8 +175,6 @@ class Member {
   std::map<uint32_t, Relay> relays_;
   Awareness awareness_;
   BroadcastQueue queue_;
-  Rng select_rng_;
-  Rng shuffle_rng_;
   HandoffQueue* handoff_ = nullptr;
   std::pair<uint64_t, uint64_t> handoff_stats_{0, 0};
 };

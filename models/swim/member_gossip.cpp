@@ -98,13 +98,13 @@ void Member::gossip() {
   }
 }
 
-std::vector<PushEntry> Member::local_state() const {
+std::vector<PushEntry> Member::local_state() {
   std::vector<PushEntry> out;
   out.reserve(order_.size());
-  for (NodeId n : order_) {
+  order_.for_each([&](NodeId n) {
     const Peer& p = peers_.get(n);
     out.push_back(PushEntry{n, p.state, p.incarnation});
-  }
+  });
   return out;
 }
 

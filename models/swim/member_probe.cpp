@@ -9,9 +9,8 @@ namespace fdsim::swim {
 Member::Member(Shared& shared, NodeId self)
     : s_(shared),
       self_(self),
-      awareness_(shared.config.awareness_max_multiplier),
-      select_rng_(shared.world.rng.stream(self, "swim.select")),
-      shuffle_rng_(shared.world.rng.stream(self, "swim.shuffle")) {}
+      order_(shared.world.rng, self),
+      awareness_(shared.config.awareness_max_multiplier) {}
 
 SimTime Member::next_grid(SimTime phase, Duration period, SimTime after) {
   if (after < phase) return phase;
@@ -24,11 +23,15 @@ void Member::start() {
   participating_ = true;
   peers_.clear();
   suspicions_.clear();
-  order_.clear();
-  for (NodeId i = 0; i < n; ++i) order_.push_back(i);
-  // Fisher-Yates, as Go's rand.Shuffle.
-  for (size_t i = n; i > 1; --i)
-    std::swap(order_[i - 1], order_[size_t(shuffle_rng_.uniform_int(0, int64_t(i) - 1))]);
+  {
+    // Fisher-Yates of 0 .. n-1, as Go's rand.Shuffle, drawn lazily (probe_order.h). The hints
+    // only set how much of the order the first replay resolves; they never change a value.
+    const SwimConfig& c = s_.config;
+    const LookaheadHint hint = lookahead_hint(
+        (s_.world.horizon - s_.now()).count_ns(), c.probe_interval.count_ns(),
+        c.gossip_interval.count_ns(), c.gossip_nodes, c.indirect_checks);
+    order_.start(n, hint.prefix, hint.select);
+  }
 
   // Ticker phases stand in for the members' start times; the stagger of triggerFunc is shorter
   // than one period, so the first tick taken is the first of the ticker's grid.
@@ -79,7 +82,7 @@ void Member::probe_tick() {
       ++num_check;
       continue;
     }
-    const NodeId n = order_[probe_index_];
+    const NodeId n = order_.at(probe_index_);
     const PeerState st = peers_.get(n).state;
     const bool skip = n == self_ || st == PeerState::dead || st == PeerState::left;
     ++probe_index_;
@@ -95,8 +98,9 @@ void Member::probe_tick() {
 
 void Member::reset_nodes() {
   const SimTime now = s_.now();
+  std::vector<NodeId>& order = order_.nodes();
   std::vector<NodeId> kept;
-  for (NodeId n : order_) {
+  for (NodeId n : order) {
     const Peer& p = peers_.get(n);
     if (p.state == PeerState::dead && now - p.state_change > s_.config.gossip_to_the_dead) {
       peers_.mut(n).known = false;  // forgotten: an alive message adds it back as a new member
@@ -105,9 +109,10 @@ void Member::reset_nodes() {
     }
     kept.push_back(n);
   }
-  order_ = std::move(kept);
-  for (size_t i = order_.size(); i > 1; --i)
-    std::swap(order_[i - 1], order_[size_t(shuffle_rng_.uniform_int(0, int64_t(i) - 1))]);
+  order = std::move(kept);
+  Rng& shuffle = order_.shuffle_rng();
+  for (size_t i = order.size(); i > 1; --i)
+    std::swap(order[i - 1], order[size_t(shuffle.uniform_int(0, int64_t(i) - 1))]);
 }
 
 std::vector<NodeId> Member::random_nodes(int64_t k, const std::function<bool(NodeId)>& exclude) {
@@ -115,7 +120,7 @@ std::vector<NodeId> Member::random_nodes(int64_t k, const std::function<bool(Nod
   std::vector<NodeId> out;
   const int64_t n = int64_t(order_.size());
   for (int64_t i = 0; i < 3 * n && int64_t(out.size()) < k; ++i) {
-    const NodeId cand = order_[size_t(select_rng_.uniform_int(0, n - 1))];
+    const NodeId cand = order_.random();
     if (exclude(cand)) continue;
     if (std::find(out.begin(), out.end(), cand) != out.end()) continue;
     out.push_back(cand);

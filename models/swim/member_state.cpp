@@ -57,10 +57,12 @@ void Member::alive_node(const Update& a) {
     st.incarnation = 0;
     st.state_change = s_.now();
     st.known = true;
-    const size_t n = order_.size();
-    const size_t offset = n == 0 ? 0 : size_t(select_rng_.uniform_int(0, int64_t(n) - 1));
-    order_.push_back(a.node);
-    std::swap(order_[offset], order_[n]);
+    std::vector<NodeId>& order = order_.nodes();
+    const size_t n = order.size();
+    const size_t offset =
+        n == 0 ? 0 : size_t(order_.select_rng().uniform_int(0, int64_t(n) - 1));
+    order.push_back(a.node);
+    std::swap(order[offset], order[n]);
   }
   const Peer& st = peers_.get(a.node);
   if (a.incarnation <= st.incarnation && !is_local) return;

@@ -6,8 +6,15 @@
 
 namespace fdsim::swim {
 
-double swim_state_bytes(double members) {
-  return members * kBytesPerMember + members * members * kProbeOrderBytesPerEntry;
+bool swim_orders_materialize(double members, double probe_ticks) {
+  return probe_ticks * 2 >= members;
+}
+
+double swim_state_bytes(double members, double probe_ticks, double lookahead_entries) {
+  double b = members * (kBytesPerMember + lookahead_entries * kLookaheadBytesPerEntry);
+  if (swim_orders_materialize(members, probe_ticks))
+    b += members * (members * kProbeOrderBytesPerEntry + kMaterializedBytesPerMember);
+  return b;
 }
 
 double swim_memory_bound_bytes() { return scenario::cost_limits().memory_bytes; }

@@ -31,6 +31,7 @@ struct PeerEntry {
 class PeerTable {
  public:
   const PeerEntry& get(NodeId n) const {
+    if (own_.empty()) return kStart;  // a quiet member: no hash of n
     const auto it = own_.find(n);
     return it == own_.end() ? kStart : it->second;
   }

@@ -328,7 +328,9 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
     }
     // --- swim (SWIM with Lifeguard) ---
     if (swim_section) {
-      root.object("swim", [&](ObjectReader& r) { s->swim = swim::parse_swim_config(r, nodes); });
+      root.object("swim", [&](ObjectReader& r) {
+        s->swim = swim::parse_swim_config(r, nodes, s->top.horizon_s);
+      });
     }
     // --- jgroups (JGroups 2.12 FD / FD_ALL / FD_SOCK + VERIFY_SUSPECT + GMS) ---
     if (jgroups_section) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "models/swim/config.h"
+#include "models/swim/memory_bound.h"
 
 namespace fdsim::swim {
 namespace {
@@ -14,12 +15,12 @@ struct Parsed {
   json resolved;
 };
 
-Parsed parse(const json& section, size_t nodes = 8) {
+Parsed parse(const json& section, size_t nodes = 8, double horizon_s = 0) {
   Parsed p;
   scenario::NodesConfig n;
   n.count = nodes;
   scenario::ObjectReader r(&section, "$.swim", p.diag, p.resolved);
-  p.config = parse_swim_config(r, n);
+  p.config = parse_swim_config(r, n, horizon_s);
   r.finish();
   return p;
 }
@@ -94,14 +95,25 @@ TEST(SwimConfig, SuspicionConfirmationsDefaultToMemberlistsRule) {
       << problems(bad);
 }
 
-// The memory bound (memory_bound.h): 12 kB x n + 4 B x n^2 over 16 GB is refused with the
-// estimate; 60 000 members (14.4 GB + 0.7 GB) pass, 100 000 (40 GB + 1.2 GB) do not.
+// The memory bound (memory_bound.h): 10 kB + 4 B per look-ahead entry per member, and 4 B x n^2
+// more once the horizon covers n/2 probe intervals (materialized probe orders), over 16 GB is
+// refused with the estimate.
 TEST(SwimConfig, ClustersOverTheMemoryBoundAreRefusedWithTheEstimate) {
-  EXPECT_TRUE(parse(json::object(), 60000).diag.ok()) << problems(parse(json::object(), 60000));
-  const std::string s = problems(parse(json::object(), 100000));
+  // 100 000 members for 60 s: look-ahead 92 + 1 265 entries (lookahead_hint), 1.54 GB.
+  const Parsed ok = parse(json::object(), 100000, 60);
+  EXPECT_TRUE(ok.diag.ok()) << problems(ok);
+  EXPECT_NEAR(swim_state_bytes(1e5, 60, 92 + 1265), 1e5 * (10e3 + 4 * 1357), 1.0);
+  // 100 000 members for 50 000 s: every member may wrap: 4 B x 10^10 + 0.5 GB + 1 GB
+  // + 4 B x 2 x 16 384 x 10^5 (look-ahead at its cap) = 54.6 GB.
+  const std::string s = problems(parse(json::object(), 100000, 50000));
   EXPECT_NE(s.find("$.swim: nodes.count 100000"), std::string::npos) << s;
-  EXPECT_NE(s.find("about 41.2 GB"), std::string::npos) << s;
+  EXPECT_NE(s.find("about 54.6 GB"), std::string::npos) << s;
+  EXPECT_NE(s.find("probe orders materialize"), std::string::npos) << s;
   EXPECT_NE(s.find("16.0 GB"), std::string::npos) << s;
+  // 2 000 000 members for 60 s: 2e6 x (10 kB + 4 B x 1 357) = 30.9 GB, none materialized.
+  const std::string big = problems(parse(json::object(), 2000000, 60));
+  EXPECT_NE(big.find("about 30.9 GB"), std::string::npos) << big;
+  EXPECT_EQ(big.find("materialize"), std::string::npos) << big;
 }
 
 TEST(SwimConfig, EveryProblemReportedWithItsPath) {
