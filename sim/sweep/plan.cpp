@@ -303,6 +303,34 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
 // point's label values must be what its runs' result files hold at the axis paths of their
 // resolved configurations. Returns "" or the first mismatch. $.replications is skipped (it is
 // not part of a run's identity: points differing only in it share runs).
+namespace {
+
+// False only if the point's label `label` definitely contradicts the value `got` the run's
+// resolved configuration holds. The loader normalizes some values (a node set "even" becomes
+// its list of nodes, defaults are added to objects, 60 becomes 60.0), so only scalars of one
+// kind are compared (numbers by value), objects key by key where both have the key, arrays
+// element by element; anything else (a string against the list it stands for) is not a
+// contradiction.
+bool label_consistent(const json& label, const json& got) {
+  if (label.is_number() && got.is_number()) return label.get<double>() == got.get<double>();
+  if (label.is_string() && got.is_string()) return label == got;
+  if (label.is_boolean() && got.is_boolean()) return label == got;
+  if (label.is_object() && got.is_object()) {
+    for (auto it = label.begin(); it != label.end(); ++it)
+      if (got.contains(it.key()) && !label_consistent(it.value(), got[it.key()])) return false;
+    return true;
+  }
+  if (label.is_array() && got.is_array()) {
+    if (label.size() != got.size()) return false;
+    for (size_t i = 0; i < label.size(); ++i)
+      if (!label_consistent(label[i], got[i])) return false;
+    return true;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string point_label_mismatch(
     const SweepPlan& plan,
     const std::function<std::optional<json>(const std::string& id)>& result_of) {
@@ -322,7 +350,7 @@ std::string point_label_mismatch(
       for (size_t i = 0; i < paths.size() && i < point.params.size(); ++i) {
         if (!paths[i]) continue;
         const json* v = paths[i]->find(cfg);
-        if (v == nullptr || *v != point.params[i])
+        if (v == nullptr || !label_consistent(point.params[i], *v))
           return "point " + std::to_string(p) + " is labelled " + plan.axis_paths[i] + " = " +
                  scenario::describe(point.params[i]) + " but run " + id + " ran with " +
                  (v == nullptr ? std::string("no such field") : scenario::describe(*v)) +

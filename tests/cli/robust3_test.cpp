@@ -300,4 +300,30 @@ TEST_F(Robust3, SwappedPointLabelsInSweepJsonAreRefusedByMergeAndExport) {
   EXPECT_EQ(r.err, "a/sweep.json: not a sweep plan (more than 1000 axes)\n");
 }
 
+// Labels the loader normalizes are not contradictions: a node-set group name is resolved to its
+// nodes, an object label gains defaults, 1 becomes 1.0. (Failed before: export refused the
+// flagship sweep, "point 3 is labelled $.workload.load_phases = an array but run ... ran with an
+// array".) A changed scalar inside such a label still is one.
+TEST_F(Robust3, NormalizedLabelsAreNotMismatches) {
+  json base = small_study(10);
+  base["nodes"]["groups"] = {{"low", {0, 1, 2, 3, 4}}};
+  json sweep = json::parse(R"({"name": "norm", "axes": [
+      {"path": "$.detectors.senders", "values": ["low", "all"]},
+      {"path": "$.network", "values": [{"latency": {"model": "constant", "ms": 1}}]}]})");
+  sweep["base"] = base;
+  write("norm.json", sweep.dump());
+  Result r = fdsim("sweep norm.json --out n --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = fdsim("export n");
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = fdsim("merge n --out nm");
+  EXPECT_EQ(r.code, 0) << r.err;
+  json plan = json::parse(fdsim::test::slurp(dir_ + "/n/sweep.json"));
+  for (auto& point : plan["points"]) point["params"]["$.network"]["latency"]["ms"] = 2;
+  write("n/sweep.json", plan.dump(1));
+  r = fdsim("export n");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("is labelled $.network = "), std::string::npos) << r.err;
+}
+
 }  // namespace robust3
