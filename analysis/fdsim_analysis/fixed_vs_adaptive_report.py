@@ -312,7 +312,8 @@ def comparisons_markdown(study, level=0.05):
         f"Δ = arm − {study.adaptive} in percentage points with its 95% interval, the paired-t "
         f"p-value and the Holm-adjusted p-value over all {_family_size(study)} comparisons of "
         f"the study. Verdict (Holm, level {level}): `worse` / `better` than {study.adaptive}, "
-        "or `≈` (not significantly different).",
+        "or `n.s.` (not significantly different: not a test of equivalence; the regime map "
+        "and the equivalence tables test equivalence within a stated margin).",
         "",
         "| point | arm | P(dynamic failure) % | Δ (points) | p | p (Holm) | verdict |",
         "|---|---|---|---|---|---|---|",
@@ -338,7 +339,7 @@ def _verdict(c, level):
     if c.p_holm is None or c.mean is None:
         return ""
     if c.p_holm > level:
-        return "≈"
+        return "n.s."
     return "worse" if c.mean > 0 else "better"
 
 
