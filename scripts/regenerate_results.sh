@@ -29,8 +29,9 @@
 # nproc), FDSIM_WORK (work root, default out). Needs /usr/bin/python3 with numpy + matplotlib.
 # CPU time of the simulations: flagship 4.1 min with the main job's reduced regime map (64 + 30
 # runs, measured 2 December 2026 on a shared machine, `time`); fixed-vs-adaptive: the regime map
-# (216 runs) 44 min (measured 2 December 2026, run_stats.cpu_time_s summed), plus the load-regime study about 16 min (320 runs of about 3 CPU-s,
-# its README); paper 5.9 min (190 runs: 5.3 + 0.6 for the drop variant),
+# (216 runs) 44 min (measured 2 December 2026, run_stats.cpu_time_s summed), plus the
+# load-regime study 10.5 min (320 runs, sweep and analysis, measured 2 December 2026, `time`);
+# paper 5.9 min (190 runs: 5.3 + 0.6 for the drop variant),
 # detectors 2.0 min, geode 2.5 min (measured 2 December 2026 on one shard per sweep, the first
 # replication of every point, from run_stats.cpu_time_s, times the replications); swim 65 s +
 # 16 s for the Lifeguard-paper experiment (measured whole, 2 December and 1 December 2026);
