@@ -116,17 +116,11 @@ def _num(x):
     return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
 
 
-def one_sided_p(mean, sd, n, direction):
-    """One-sided paired t test of mean > 0 ("greater") or mean < 0 ("less")
-    (equivalence.one_sided_p)."""
-    return equivalence.one_sided_p(mean, sd, n, direction)
-
-
 def _test(diffs, margin):
     s = summarize(diffs)
     t = Test(n=s.n, mean=s.mean, ci95=s.ci95_half_width, sd=s.sd,
-             p_greater=one_sided_p(s.mean, s.sd, s.n, "greater"),
-             p_less=one_sided_p(s.mean, s.sd, s.n, "less"), p_tost=None)
+             p_greater=equivalence.one_sided_p(s.mean, s.sd, s.n, "greater"),
+             p_less=equivalence.one_sided_p(s.mean, s.sd, s.n, "less"), p_tost=None)
     if margin is not None and margin > 0:
         t.p_tost = equivalence.tost(s.mean, s.sd, s.n, margin)
     return t

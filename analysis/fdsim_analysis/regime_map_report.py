@@ -114,16 +114,20 @@ def map_markdown(rmap):
     return out.getvalue()
 
 
-def map_csv(rmap):
-    rows = map_rows(rmap)
+def _csv(rows, fields):
+    """Rows (dicts) as CSV: empty cells for None, floats to 6 significant digits."""
     out = io.StringIO()
-    w = csv.DictWriter(out, fieldnames=list(rows[0].keys()) if rows else ["regime"],
-                       lineterminator="\n")
+    w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     for row in rows:
         w.writerow({k: ("" if v is None else (f"{v:.6g}" if isinstance(v, float) else v))
                     for k, v in row.items()})
     return out.getvalue()
+
+
+def map_csv(rmap):
+    rows = map_rows(rmap)
+    return _csv(rows, list(rows[0].keys()) if rows else ["regime"])
 
 
 def family_markdown(rmap):
@@ -236,15 +240,7 @@ def mechanism_markdown(rmap):
 
 
 def mechanism_csv(rmap):
-    rows = mechanism_rows(rmap)
-    out = io.StringIO()
-    w = csv.DictWriter(out, fieldnames=["regime", "role", "arm"] + MECH_FIELDS,
-                       lineterminator="\n")
-    w.writeheader()
-    for row in rows:
-        w.writerow({k: ("" if v is None else (f"{v:.6g}" if isinstance(v, float) else v))
-                    for k, v in row.items()})
-    return out.getvalue()
+    return _csv(mechanism_rows(rmap), ["regime", "role", "arm"] + MECH_FIELDS)
 
 
 def figure_map(rmap):

@@ -133,10 +133,7 @@ def run_study(args, out, notes=None):
         if ax not in sweep.manifest.axes:
             raise AnalysisInputError(f"{args.sweep}: the sweep has no axis {ax} (axes: "
                                      f"{', '.join(sweep.manifest.axes)})")
-    formats = [f.strip() for f in args.formats.split(",") if f.strip()]
-    for f in formats:
-        if f not in ("png", "svg", "pdf"):
-            raise AnalysisInputError(f"--format {f}: expected png, svg or pdf")
+    formats = _formats(args.formats)
     study = analyse(sweep, metric=args.metric, adaptive=args.adaptive)
     dest = args.out or default_output_dir(args.sweep, notes if notes is not None else [])
     os.makedirs(dest, exist_ok=True)
@@ -152,11 +149,6 @@ def run_study(args, out, notes=None):
     for name, text in (("headline.md", headline_markdown(study, label)),
                        ("comparisons.md", comparisons_markdown(study)),
                        ("comparisons.csv", comparisons_csv(study))):
-        path = os.path.join(dest, name)
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-        written.append(path)
+        written.append(_write_text(dest, name, text))
     out.write(headline_markdown(study, label))
     return written

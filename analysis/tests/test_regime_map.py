@@ -7,7 +7,8 @@ import unittest
 from fdsim_analysis import regime_map_report as rmr
 from fdsim_analysis.errors import AnalysisInputError
 from fdsim_analysis.loading import load_sweep
-from fdsim_analysis.regime_map import analyse, one_sided_p
+from fdsim_analysis.equivalence import one_sided_p
+from fdsim_analysis.regime_map import analyse
 from . import fixtures
 
 AXIS = "$.description"

@@ -490,7 +490,6 @@ struct Network::Impl {
   std::vector<LinkParams> override_links;  // parallel to cfg.overrides
   // Gilbert–Elliott chains: per directed link (key src << 32 | dst; looked up, never iterated,
   // so the hash order cannot reach the results) and per shared group.
-  // Lookup only (find/operator[] by link key), never iterated: its order cannot reach results.
   std::unordered_map<uint64_t, uint8_t> ge_link_state;
   std::vector<uint8_t> ge_group_state;
   std::unique_ptr<Starvation> starvation;

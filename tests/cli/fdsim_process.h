@@ -68,6 +68,18 @@ class TempDirTest : public ::testing::Test {
     std::filesystem::remove_all(dir_, ec);
   }
   Result fdsim(const std::string& args) const { return run_fdsim(dir_, args, dir_); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ + "/" + name, std::ios::binary) << text;
+  }
+  // `fdsim <args>` under `ulimit -v <kib>` (exit code, or -1 on a signal); output in out.txt
+  // and err.txt.
+  int capped(const std::string& args, long kib) const {
+    const std::string cmd = "cd '" + dir_ + "' && ulimit -v " + std::to_string(kib) + " && '" +
+                            kFdsim + "' " + args + " >out.txt 2>err.txt";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  std::string file(const std::string& name) const { return slurp(dir_ + "/" + name); }
   std::string dir_;
 };
 

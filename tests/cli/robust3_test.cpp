@@ -25,21 +25,7 @@ namespace robust3 {
 using fdsim::test::Result;
 using nlohmann::json;
 
-class Robust3 : public fdsim::test::TempDirTest {
- protected:
-  void write(const std::string& name, const std::string& text) const {
-    std::ofstream(dir_ + "/" + name, std::ios::binary) << text;
-  }
-  // `fdsim <args>` under `ulimit -v <kib>` (exit code, or -1 on a signal); output in out.txt
-  // and err.txt.
-  int capped(const std::string& args, long kib) const {
-    const std::string cmd = "cd '" + dir_ + "' && ulimit -v " + std::to_string(kib) + " && '" +
-                            fdsim::test::kFdsim + "' " + args + " >out.txt 2>err.txt";
-    const int status = std::system(cmd.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  std::string file(const std::string& name) const { return fdsim::test::slurp(dir_ + "/" + name); }
-};
+class Robust3 : public fdsim::test::TempDirTest {};
 
 size_t count_lines_starting(const std::string& text, const std::string& prefix) {
   std::istringstream in(text);
