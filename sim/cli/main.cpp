@@ -12,10 +12,12 @@
 #include "sim/engine/interrupt.h"
 #include "sim/cli/cmd_sweep.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/huge_pages.h"
 #include "sim/cli/out_of_memory.h"
 #include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
 int main(int argc, char** argv) {
+  fdsim::cli::use_huge_pages_for_malloc(argc, argv);  // may re-execute this process once
   fdsim::install_signal_handlers();  // SIGINT/SIGTERM: clean stop; SIGXFSZ: write errors
   fdsim::cli::install_out_of_memory_handler();  // exit 1 with one line, never bad_alloc
   CLI::App app{"fdsim " FDSIM_VERSION

@@ -39,6 +39,28 @@ EventId Simulator::schedule_at(SimTime when, EventKind kind, NodeId node, Callba
   return {slot, seq};
 }
 
+uint8_t Simulator::add_guard(Guard guard, void* ctx) {
+  for (size_t i = 1; i < guards_.size(); ++i)
+    if (guards_[i].fn == nullptr) {
+      guards_[i] = {guard, ctx};
+      return uint8_t(i);
+    }
+  if (guards_.size() > 255) fdsim::internal_error("fdsim: internal error: too many event guards\n");
+  guards_.push_back({guard, ctx});
+  return uint8_t(guards_.size() - 1);
+}
+
+void Simulator::remove_guard(uint8_t id) {
+  if (id != 0 && id < guards_.size()) guards_[id] = GuardEntry{};
+}
+
+EventId Simulator::schedule_guarded(SimTime when, EventKind kind, NodeId node, uint8_t guard,
+                                    Callback fn) {
+  const EventId id = schedule_at(when, kind, node, std::move(fn));
+  queue_.payload(id.slot).guard = guard;
+  return id;
+}
+
 bool Simulator::cancel(EventId id) { return queue_.cancel(id.slot, id.seq); }
 
 SimTime Simulator::next_event_time() {
@@ -50,6 +72,7 @@ bool Simulator::dispatch_one(SimTime horizon) {
   const auto* top = queue_.top();
   if (!top || top->time_ns > horizon.count_ns()) return false;
   const int64_t time_ns = top->time_ns;
+  const uint64_t seq = top->seq;
   const uint32_t slot = queue_.pop_hold();
   Payload& p = queue_.payload(slot);  // nodes never move: valid while the callback runs
   const EventKind kind = p.kind;
@@ -58,7 +81,14 @@ bool Simulator::dispatch_one(SimTime horizon) {
   ++kinds_[kind].dispatched;
   fingerprint_ = hash_combine(fingerprint_, static_cast<uint64_t>(time_ns));
   fingerprint_ = hash_combine(fingerprint_, kind_meta_[kind].name_hash ^ (uint64_t(p.node) << 1));
-  p.fn();
+  if (p.guard == 0) {
+    p.fn();
+  } else {
+    const GuardEntry& g = guards_[p.guard];  // copied out: the callback may add guards
+    const GuardEntry ge = g;
+    if (ge.fn != nullptr && ge.fn(ge.ctx, p.node, kind, seq, p.fn)) p.fn();
+    p.guard = 0;
+  }
   p.fn = nullptr;
   queue_.release_held(slot);
   if (progress_every_ != 0 && dispatched_ % progress_every_ == 0 && progress_hook_)

@@ -9,7 +9,12 @@ namespace fdsim::net {
 
 static_assert(sizeof(HostState) == 8, "HostState is per node: keep it small");
 
-Hosts::Hosts(Simulator& sim, size_t node_count) : sim_(sim), state_(node_count) {}
+Hosts::Hosts(Simulator& sim, size_t node_count)
+    : sim_(sim), state_(node_count), recover_seq_(node_count, 0) {
+  timer_guard_ = sim_.add_guard(&Hosts::timer_guard, this);
+}
+
+Hosts::~Hosts() { sim_.remove_guard(timer_guard_); }
 
 namespace {
 
@@ -172,36 +177,6 @@ void Hosts::finish_service(NodeId n, Server& s) {
   }
 }
 
-uint32_t Hosts::alloc_timer() {
-  if (free_timers_.empty() && timers_.size() >= reclaim_at_) reclaim_cancelled_timers();
-  if (!free_timers_.empty()) {
-    const uint32_t slot = free_timers_.back();
-    free_timers_.pop_back();
-    return slot;
-  }
-  timers_.emplace_back();
-  return uint32_t(timers_.size() - 1);
-}
-
-// Timers cancelled through Simulator::cancel() never fire, so their slots are found here: a
-// live slot whose engine event is no longer pending. Run only when the pool would grow past a
-// threshold that doubles with the live count, so the scan is amortised O(1) per timer.
-void Hosts::reclaim_cancelled_timers() {
-  size_t live = 0;
-  for (uint32_t i = 0; i < timers_.size(); ++i) {
-    Timer& t = timers_[i];
-    if (!t.live) continue;
-    if (!sim_.pending(t.id)) {
-      t.live = false;
-      t.fn = nullptr;
-      free_timers_.push_back(i);
-    } else {
-      ++live;
-    }
-  }
-  reclaim_at_ = std::max<size_t>(1024, 2 * live);
-}
-
 EventId Hosts::schedule_after(NodeId n, Duration d, EventKind kind, std::function<void()> fn) {
   return schedule_at(n, sim_.now() + d, kind, std::move(fn));
 }
@@ -209,29 +184,22 @@ EventId Hosts::schedule_after(NodeId n, Duration d, EventKind kind, std::functio
 EventId Hosts::schedule_at(NodeId n, SimTime t, EventKind kind, std::function<void()> fn) {
   if (n >= state_.size()) [[unlikely]]
     check_node(n, "schedule_at");
-  const uint32_t slot = alloc_timer();
-  Timer& tm = timers_[slot];
-  tm.fn = std::move(fn);
-  tm.node = n;
-  tm.incarnation = state_[n].incarnation;
-  tm.kind = kind;
-  tm.live = true;
-  const EventId id = sim_.schedule_at(t, kind, n, [this, slot] { fire_timer(slot); });
-  timers_[slot].id = id;
-  return id;
+  return sim_.schedule_guarded(t, kind, n, timer_guard_, std::move(fn));
 }
 
-void Hosts::fire_timer(uint32_t slot) {
-  Timer& tm = timers_[slot];
-  // Move everything out first: the callback may schedule timers and grow the pool.
-  std::function<void()> fn = std::move(tm.fn);
-  const NodeId n = tm.node;
-  const uint32_t inc = tm.incarnation;
-  const EventKind kind = tm.kind;
-  tm.fn = nullptr;
-  tm.live = false;
-  free_timers_.push_back(slot);
-  deliver_or_defer(n, inc, kind, fn);
+// A timer came due. It belongs to the incarnation that was current when it was scheduled,
+// i.e. it is stale exactly when the host recovered after that (recover() records the first
+// sequence number of its new incarnation); a stale timer, or any timer of a crashed host, is
+// dropped, as deliver_or_defer() drops work of another incarnation.
+bool Hosts::timer_guard(void* ctx, NodeId n, EventKind kind, uint64_t seq,
+                        std::function<void()>& fn) {
+  Hosts& h = *static_cast<Hosts*>(ctx);
+  const HostState& s = h.state_[n];
+  if (s.mode == HostMode::crashed || seq < h.recover_seq_[n]) return false;
+  if (s.mode == HostMode::up && !s.queued) [[likely]]
+    return true;
+  h.deliver_or_defer(n, s.incarnation, kind, fn);  // paused or starved: deferred or queued
+  return false;
 }
 
 void Hosts::run_on(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()> fn,
@@ -288,6 +256,7 @@ void Hosts::recover(NodeId n) {
   if (s.mode != HostMode::crashed) return;
   s.mode = HostMode::up;
   ++s.incarnation;
+  recover_seq_[n] = sim_.next_seq();
   for (size_t i = 0; i < listeners_.size(); ++i) listeners_[i]->on_recover(n, s.incarnation);
 }
 

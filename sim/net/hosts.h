@@ -36,8 +36,9 @@
 //   event (kind "host.service"). Dropped items never run; the drop hook (the network installs
 //   one) is told about each.
 // Models only observe faults (listeners and queries); sim/faults is the only writer.
-// Cost: 8 bytes per node, no heap allocation for a node that is not paused; one pooled slot
-// per pending timer (no allocation beyond the callback's own).
+// Cost: 16 bytes per node, no heap allocation for a node that is not paused; a timer is one
+// guarded engine event (Simulator::schedule_guarded; no slot or allocation beyond the
+// callback's own): the host's state is checked when it comes due.
 
 #include <cstdint>
 #include <functional>
@@ -118,6 +119,7 @@ class HostListener {
 class Hosts {
  public:
   Hosts(Simulator& sim, size_t node_count);
+  ~Hosts();
   Hosts(const Hosts&) = delete;
   Hosts& operator=(const Hosts&) = delete;
 
@@ -168,8 +170,6 @@ class Hosts {
   void set_sick(NodeId n, bool sick);
   void set_play_dead(NodeId n, bool play_dead);
 
-  // Slots in the timer pool (live timers plus cancelled ones not yet reclaimed); for tests.
-  size_t timer_pool_size() const { return timers_.size(); }
 
  private:
   struct Deferred {
@@ -191,14 +191,6 @@ class Hosts {
     bool busy = false;
     bool end_at_resume = false;  // the service ended during a pause
   };
-  struct Timer {
-    std::function<void()> fn;
-    EventId id;
-    NodeId node = kNoNode;
-    uint32_t incarnation = 0;
-    EventKind kind = 0;
-    bool live = false;
-  };
   void deliver_or_defer(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()>& fn,
                         int32_t tag = -1, NodeId from = kNoNode, uint64_t msg_id = 0);
   Server& server(NodeId n);
@@ -207,9 +199,8 @@ class Hosts {
   void end_service(NodeId n, uint32_t gen);
   void finish_service(NodeId n, Server& s);
   void update_queued(NodeId n, const Server& s) { state_[n].queued = s.starved || s.busy; }
-  void fire_timer(uint32_t slot);
-  uint32_t alloc_timer();
-  void reclaim_cancelled_timers();
+  static bool timer_guard(void* ctx, NodeId n, EventKind kind, uint64_t seq,
+                          std::function<void()>& fn);
   void check_node(NodeId n, const char* op) const;
   void replay_deferred(NodeId n);
 
@@ -220,9 +211,8 @@ class Hosts {
   std::map<NodeId, Server> servers_;  // nodes ever starved or given a queue (never erased)
   std::function<void(NodeId, const ServiceItem&)> drop_hook_;
   EventKind k_service_ = 0;
-  std::vector<Timer> timers_;
-  std::vector<uint32_t> free_timers_;
-  size_t reclaim_at_ = 1024;  // pool size at which cancelled slots are looked for
+  std::vector<uint64_t> recover_seq_;  // by node: first sequence number of its incarnation
+  uint8_t timer_guard_ = 0;
 };
 
 }  // namespace fdsim::net

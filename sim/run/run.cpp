@@ -192,6 +192,7 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
                    {"events_per_wall_s", wall_total_s > 0 ? double(events_total) / wall_total_s : 0.0},
                    {"events_per_cpu_s", cpu_total_s > 0 ? double(events_total) / cpu_total_s : 0.0},
                    {"peak_rss_kb", peak_rss_kb()},
+                   {"malloc_page_kb", malloc_page_kb()},
                    {"simulations", std::move(sim_stats)}};
   out.ok = true;
   return out;
