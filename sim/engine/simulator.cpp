@@ -84,9 +84,8 @@ bool Simulator::dispatch_one(SimTime horizon) {
   if (p.guard == 0) {
     p.fn();
   } else {
-    const GuardEntry& g = guards_[p.guard];  // copied out: the callback may add guards
-    const GuardEntry ge = g;
-    if (ge.fn != nullptr && ge.fn(ge.ctx, p.node, kind, seq, p.fn)) p.fn();
+    const GuardEntry g = guards_[p.guard];  // a copy: the callback may add guards
+    if (g.fn != nullptr && g.fn(g.ctx, p.node, kind, seq, p.fn)) p.fn();
     p.guard = 0;
   }
   p.fn = nullptr;
