@@ -739,6 +739,8 @@ study_swim() {
   "$py" results/swim/study.py --fdsim "$fdsim" --work "$work/swim"
   # The Lifeguard paper's experiment with starved members (issue 27; 16 s of CPU, measured).
   "$py" results/swim/lifeguard-paper/study.py --fdsim "$fdsim" --work "$work/swim-lifeguard-paper"
+  "$py" results/swim/lifeguard-paper/study.py --fdsim "$fdsim" --timers on_time \
+    --work "$work/swim-lifeguard-paper-on-time"
 }
 
 # SWIM against the real hashicorp/memberlist library (about 35 min of wall time: the library

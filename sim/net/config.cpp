@@ -211,6 +211,7 @@ NetworkConfig parse_network_config(ObjectReader& network, const scenario::NodesC
     e.queue_limit = size_t(r.integer("queue_limit", 0, 0, 1'000'000'000));
     e.drop_oldest = r.enumeration("drop", "newest", {"newest", "oldest"}) == "oldest";
     e.lifo = r.enumeration("order", "fifo", {"fifo", "lifo"}) == "lifo";
+    e.timers_on_time = r.enumeration("timers", "wait", {"wait", "on_time"}) == "on_time";
     cfg.starved.push_back(std::move(e));
   });
   network.objects("links", [&](ObjectReader& r, size_t) {

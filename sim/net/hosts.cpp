@@ -110,6 +110,11 @@ void Hosts::starve(NodeId n, std::shared_ptr<const LatencyModel> service,
   update_queued(n, s);
 }
 
+void Hosts::set_timers_on_time(NodeId n, bool on_time) {
+  check_node(n, "set_timers_on_time");
+  server(n).timers_on_time = on_time;
+}
+
 void Hosts::end_starve(NodeId n) {
   check_node(n, "end_starve");
   auto it = servers_.find(n);
@@ -198,6 +203,7 @@ bool Hosts::timer_guard(void* ctx, NodeId n, EventKind kind, uint64_t seq,
   if (s.mode == HostMode::crashed || seq < h.recover_seq_[n]) return false;
   if (s.mode == HostMode::up && !s.queued) [[likely]]
     return true;
+  if (s.mode == HostMode::up && h.server(n).timers_on_time) return true;
   h.deliver_or_defer(n, s.incarnation, kind, fn);  // paused or starved: deferred or queued
   return false;
 }

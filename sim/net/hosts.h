@@ -153,6 +153,9 @@ class Hosts {
     drop_hook_ = std::move(hook);
   }
   bool is_starved(NodeId n) const;
+  // Node n's timer callbacks run when due even while it is starved or serving a backlog (only
+  // deliveries and probe serves wait); default false: they wait like every other work item.
+  void set_timers_on_time(NodeId n, bool on_time);
   const ServiceStats* service_stats(NodeId n) const;  // null if n was never starved
   size_t service_backlog(NodeId n) const;              // waiting items plus the one in service
   // Writers (sim/net/starvation.cpp and tests): from now on, n's work costs draws of `service`
@@ -190,6 +193,7 @@ class Hosts {
     bool starved = false;
     bool busy = false;
     bool end_at_resume = false;  // the service ended during a pause
+    bool timers_on_time = false; // set_timers_on_time
   };
   void deliver_or_defer(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()>& fn,
                         int32_t tag = -1, NodeId from = kNoNode, uint64_t msg_id = 0);

@@ -24,6 +24,7 @@ Starvation::Starvation(Simulator& sim, Hosts& hosts, const RngFactory& rng,
         has_queue[n] = true;
         if (en.queue_limit > 0 || en.lifo)
           hosts_.set_service_queue(n, bounded_queue(en.queue_limit, en.drop_oldest, en.lifo));
+        if (en.timers_on_time) hosts_.set_timers_on_time(n, true);
       }
       if (!en.mean_normal_s) {
         sim_.schedule_at(en.at, k_window_, n, [this, e, n] { open(e, n); });

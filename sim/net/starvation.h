@@ -9,7 +9,9 @@
 // model; windows of several entries on one node overlap as a union (the node is starved while
 // any is open; the window begun last gives the service model).
 // The node's queue discipline is that of the first entry naming it (bounded_queue(limit,
-// drop_oldest, lifo)); a model may install its own afterwards (Hosts::set_service_queue).
+// drop_oldest, lifo)); a model may install its own afterwards (Hosts::set_service_queue). So is
+// whether its timer callbacks wait for the server (`timers`: wait, the default) or run when due
+// (on_time: Hosts::set_timers_on_time).
 // Randomness: service times from the node's stream "host.service" (one per node, created when
 // first starved); process windows from "net.starved" for the first process entry, "net.starved#k"
 // for the k-th (counting process entries in order). A run without entries creates nothing and
@@ -44,6 +46,9 @@ struct StarvedEntry {
   size_t queue_limit = 0;  // waiting items; 0 = unbounded
   bool drop_oldest = false;
   bool lifo = false;
+  // Timer callbacks wait for the server like messages (a CPU-starved process), or run when due
+  // (only the receive path is slow). Per node, from the first entry naming it.
+  bool timers_on_time = false;
 };
 
 class Starvation {

@@ -126,6 +126,39 @@ TEST(Starved, TimersAndSendsAreDelayedByTheBacklog) {
   EXPECT_DOUBLE_EQ(at, 27);
 }
 
+// timers: on_time (a delay injected into message handling only): the messages queue and are
+// served 5 ms each as before, the timers run when due, in the middle of the backlog, and what
+// they send leaves at once.
+TEST(Starved, TimersOnTimeRunWhenDueWhileMessagesWaitForTheServer) {
+  NetWorld w(2, testing_support::constant_net(1));
+  w.hosts.starve(0, constant_latency(5), std::make_shared<Rng>(1));
+  w.hosts.set_timers_on_time(0, true);
+  const MsgType t = w.net.type("m");
+  std::vector<double> handled, ran;
+  double recv = -1;
+  for (int i = 0; i < 3; ++i)  // arrive at 1 ms: served at 6, 11, 16
+    w.net.send_unreliable(1, 0, t, 8, [&] { handled.push_back(w.now_ms()); });
+  w.hosts.schedule_at(0, SimTime::zero() + Duration::ms(8), w.sim.kind("test.timer"), [&] {
+    ran.push_back(w.now_ms());
+    w.net.send_unreliable(0, 1, t, 8, [&] { recv = w.now_ms(); });
+  });
+  w.sim.run();
+  EXPECT_EQ(handled, (std::vector<double>{6, 11, 16}));
+  EXPECT_EQ(ran, (std::vector<double>{8}));
+  EXPECT_DOUBLE_EQ(recv, 9);
+  EXPECT_EQ(w.hosts.service_stats(0)->served, 3u);  // the timer was no work item
+
+  // The default (timers wait): the same timer runs after the message in service (11 ms).
+  NetWorld d(2, testing_support::constant_net(1));
+  d.hosts.starve(0, constant_latency(5), std::make_shared<Rng>(1));
+  std::vector<double> ran_d;
+  for (int i = 0; i < 3; ++i) d.net.send_unreliable(1, 0, d.net.type("m"), 8, [] {});
+  d.hosts.schedule_at(0, SimTime::zero() + Duration::ms(8), d.sim.kind("test.timer"),
+                      [&] { ran_d.push_back(d.now_ms()); });
+  d.sim.run();
+  EXPECT_EQ(ran_d, (std::vector<double>{21}));  // behind the two queued messages: 11, 16, 21
+}
+
 TEST(Starved, CrashEmptiesTheQueueAndPauseHoldsTheServer) {
   NetWorld w(2, testing_support::constant_net(1));
   w.hosts.starve(0, constant_latency(5), std::make_shared<Rng>(1));

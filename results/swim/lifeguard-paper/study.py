@@ -12,6 +12,9 @@ Two healthy members (98, 99) crash at 60 s and 120 s for the detection latency. 
 across arms).
 
 Writes table.csv, table.md and fp.png next to this file. Deterministic (seed 27).
+`--timers on_time` runs the variant in which a starved member's timers run when due and only
+its message handling is slow (network.starved[].timers, docs/models/network-stressors.md) and
+writes the same files into timers-on-time/.
 
 Intervals: each per-run mean carries its Student-t 95% half-width over the replications
 (analysis/fdsim_analysis/stats.summarize; with 3 replications t = 4.30, so they are wide), and
@@ -46,14 +49,18 @@ ARMS = [
 ]
 
 
-def scenario(k, alpha, reps):
+def scenario(k, alpha, reps, timers="wait"):
+    starved = {"nodes": list(range(k)), "mean_normal_s": 10, "mean_starved_s": 3,
+               "service": {"model": "exponential", "min_ms": 0, "mean_ms": 60}}
+    if timers != "wait":
+        starved["timers"] = timers
     return {
-        "name": f"lifeguard-paper-K{k}-a{alpha}", "seed": 27, "replications": reps,
+        "name": f"lifeguard-paper-K{k}-a{alpha}" + ("" if timers == "wait" else f"-{timers}"),
+        "seed": 27, "replications": reps,
         "horizon_s": 200, "warmup_s": 20, "nodes": {"count": 100},
         "network": {
             "latency": {"model": "constant", "ms": 0.5},
-            "starved": [{"nodes": list(range(k)), "mean_normal_s": 10, "mean_starved_s": 3,
-                         "service": {"model": "exponential", "min_ms": 0, "mean_ms": 60}}],
+            "starved": [starved],
         },
         "faults": [{"kind": "crash", "at_s": 60, "nodes": [98]},
                    {"kind": "crash", "at_s": 120, "nodes": [99]}],
@@ -116,7 +123,7 @@ def lifeguard_vs_swim(k, alpha, per_arm):
             "ratio": lg / sw if sw > 0 else None, "diff_mean": d.mean, "diff_ci95_half_width": d.ci95_half_width}
 
 
-def plot(rows):
+def plot(rows, out_dir, timers):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -138,9 +145,10 @@ def plot(rows):
         a.set_xticks(ALPHAS)
         a.grid(alpha=0.3)
     axes[2].legend(fontsize=8)
-    fig.suptitle("fdsim, n = 100 memberlist members, K starved (60 ms mean service while starved)")
+    what = "timers wait too" if timers == "wait" else "timers on time, message handling slow"
+    fig.suptitle(f"fdsim, n = 100 memberlist members, K starved (60 ms mean service while starved; {what})")
     fig.tight_layout()
-    fig.savefig(os.path.join(HERE, "fp.png"), dpi=110, metadata={"Software": None})
+    fig.savefig(os.path.join(out_dir, "fp.png"), dpi=110, metadata={"Software": None})
 
 
 def main():
@@ -148,19 +156,23 @@ def main():
     ap.add_argument("--fdsim", default=os.path.join(REPO, "build", "fdsim"))
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--work", default=None)
+    ap.add_argument("--timers", choices=["wait", "on_time"], default="wait",
+                    help="a starved member's timers wait for its CPU (default) or run on time")
     args = ap.parse_args()
+    out_dir = HERE if args.timers == "wait" else os.path.join(HERE, "timers-on-time")
+    os.makedirs(out_dir, exist_ok=True)
     work = args.work or tempfile.mkdtemp(prefix="fdsim-lifeguard-paper-")
     rows, pairs = [], []
     for k in KS:
         for alpha in ALPHAS:
-            per_arm = run(args.fdsim, work, scenario(k, alpha, args.reps))
+            per_arm = run(args.fdsim, work, scenario(k, alpha, args.reps, args.timers))
             pairs.append(lifeguard_vs_swim(k, alpha, per_arm))
             for a in ARMS:
                 rows.append(summarise(k, alpha, a["name"], per_arm[a["name"]]))
                 print("study:", k, alpha, a["name"], rows[-1]["fp_events_per_run"],
                       rows[-1]["fp_minus_per_run"], flush=True)
     keys = list(rows[0].keys())
-    with open(os.path.join(HERE, "table.csv"), "w", newline="") as f:
+    with open(os.path.join(out_dir, "table.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
         for r in rows:
@@ -183,9 +195,9 @@ def main():
         lines.append(f"| {q['K']} | {q['alpha']} | {q['swim_fp_events_per_run']:.1f} | "
                      f"{q['lifeguard_fp_events_per_run']:.1f} | {ratio} | "
                      f"{pm(q['diff_mean'], q['diff_ci95_half_width'], 1)} |")
-    with open(os.path.join(HERE, "table.md"), "w") as f:
+    with open(os.path.join(out_dir, "table.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    plot(rows)
+    plot(rows, out_dir, args.timers)
 
 
 if __name__ == "__main__":
