@@ -20,6 +20,13 @@ bool thp_mode_is_madvise() {
 }  // namespace
 
 void use_huge_pages_for_malloc(int argc, char** argv) {
+#if defined(__SANITIZE_ADDRESS__)
+  return;  // AddressSanitizer's allocator ignores glibc's tunables: a re-exec would only cost
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return;
+#endif
+#endif
   if (argc < 2 || (std::strcmp(argv[1], "run") != 0 && std::strcmp(argv[1], "sweep") != 0))
     return;
   if (const char* off = std::getenv("FDSIM_HUGE_PAGES"); off && std::strcmp(off, "0") == 0)

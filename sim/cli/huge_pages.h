@@ -14,7 +14,8 @@
 // tunable is not already given (in GLIBC_TUNABLES) and FDSIM_HUGE_PAGES is not "0", the process
 // re-executes itself (/proc/self/exe, same arguments) once with glibc.malloc.hugetlb=1 appended
 // to GLIBC_TUNABLES. If that exec fails, it goes on as it is (the environment as before). Every
-// other command, and every other mode ("always", "never", none), starts as it always did.
+// other command, and every other mode ("always", "never", none), starts as it always did, and
+// so does a build with AddressSanitizer (its allocator does not read glibc's tunables).
 
 namespace fdsim::cli {
 
