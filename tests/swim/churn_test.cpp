@@ -236,6 +236,7 @@ TEST(SwimChurn, FreshIdentityOnAReusedSlotStartsAtIncarnationOneWithNothingOfThe
   ChurnOptions o;
   o.joins = true;
   o.pause_3_at_s = 5.0;
+  o.horizon_s = 72;
   ChurnRun r(o);
   r.run_until_s(9.999);
   ASSERT_GE(r.m(3).incarnation(), 2u);  // the old identity refuted
@@ -258,6 +259,22 @@ TEST(SwimChurn, FreshIdentityOnAReusedSlotStartsAtIncarnationOneWithNothingOfThe
     EXPECT_FALSE(r.m(n).suspicion_of(3)) << n;
     EXPECT_EQ(r.m(n).num_nodes(), 6) << n;  // the new identity took the old one's entry
   }
+  // A ping (UDP or TCP) for the old identity is not answered by the new one (net.go
+  // handlePing 489-493, handleConn 285-291); one for the new identity is.
+  const auto acks_at = [&](SimTime t) {
+    return r.records("send", [&](const json& x) {
+             return x["from"] == 3 && x["to"] == 0 && x["msg"] == "swim.ack" && ChurnRun::time_of(x) == t;
+           }).size();
+  };
+  Packet old_ping{Msg::ping, 0, 9001, kNoNode, false, {}, 0};
+  Packet new_ping{Msg::ping, 0, 9002, kNoNode, false, {}, 1};
+  r.sim.schedule_at(at_s(70), r.sim.kind("test.ping"), kNoNode, [&] { r.m(3).receive(old_ping); });
+  r.sim.schedule_at(at_s(71), r.sim.kind("test.ping"), kNoNode, [&] { r.m(3).receive(new_ping); });
+  r.run_until_s(72);
+  EXPECT_EQ(acks_at(at_s(70)), 0u);
+  EXPECT_EQ(acks_at(at_s(71)), 1u);
+  EXPECT_EQ(r.m(3).serve_tcp_ping(0), 0);
+  EXPECT_EQ(r.m(3).serve_tcp_ping(1), 1);
   // No refutation by the new identity: it was never suspected or declared dead.
   EXPECT_TRUE(r.records("swim_refute", [](const json& x) {
                  return x["node"] == 3 && ChurnRun::time_of(x) >= at_s(20);
@@ -266,6 +283,35 @@ TEST(SwimChurn, FreshIdentityOnAReusedSlotStartsAtIncarnationOneWithNothingOfThe
   EXPECT_EQ(m["churn"]["joins_count"], 1);
   EXPECT_EQ(m["churn"]["join_known_all_s"]["count"], 1);
   EXPECT_EQ(m["crashes_count"], 0);
+}
+
+// A crash leave on slot 3 at 10 s: the old identity is declared dead (at incarnation 1) by
+// every member before the fresh identity joins at 20 s with incarnation 1 too. memberlist tells
+// the two apart by name; keyed by slot alone, the alive at incarnation 1 would lose against the
+// dead at incarnation 1 (state.go aliveNode 1023-1026) and the joiner would have to refute.
+TEST(SwimChurn, FreshIdentityAfterACrashLeaveIsAliveEverywhereWithoutRefuting) {
+  ChurnOptions o;
+  o.graceful = false;
+  o.joins = true;
+  ChurnRun r(o);
+  r.run_until_s(19.999);
+  for (NodeId n : {0u, 1u, 2u, 4u, 5u}) {
+    EXPECT_EQ(r.m(n).state_of(3), PeerState::dead) << n;
+    EXPECT_EQ(r.m(n).incarnation_of(3), 1u) << n;
+  }
+  r.run_until_s(60);
+  EXPECT_EQ(r.m(3).incarnation(), 1u);
+  for (NodeId n : {0u, 1u, 2u, 4u, 5u}) {
+    EXPECT_EQ(r.m(n).state_of(3), PeerState::alive) << n;
+    EXPECT_EQ(r.m(n).incarnation_of(3), 1u) << n;
+    EXPECT_LE(*r.view_changed(n, 3, "alive"), at_s(21)) << n;
+  }
+  EXPECT_TRUE(r.records("swim_refute", [](const json& x) { return x["node"] == 3; }).empty());
+  // The crash is measured once (the old identity), and nothing about the new one is false.
+  ASSERT_EQ(r.rec().crashes().size(), 1u);
+  EXPECT_TRUE(r.rec().crashes()[0].removal_all);
+  EXPECT_EQ(r.rec().false_removals(), 0u);
+  EXPECT_EQ(r.rec().false_suspicions(), 0u);
 }
 
 }  // namespace
