@@ -48,7 +48,7 @@ void Member::start() {
 }
 
 void Member::join(uint32_t gen, NodeId seed) {
-  // A fresh memberlist (Create, memberlist.go 93-230): nothing of the slot's earlier identity
+  // A fresh memberlist (Create, memberlist.go 227-238): nothing of the slot's earlier identity
   // survives -- view, suspicions, relays, broadcast queue, probe state, awareness, sequence
   // numbers, incarnation (setAlive 410-449: nextIncarnation() from 0 gives 1).
   const size_t n = s_.config.node_count;
@@ -78,7 +78,7 @@ void Member::join(uint32_t gen, NodeId seed) {
   me = Peer{};
   me.state_change = s_.now();
   // setAlive -> aliveNode(bootstrap = true) about itself: the alive (incarnation 1) is queued
-  // for broadcast (state.go 1072-1075: the local node's bootstrap alive takes the broadcast
+  // for broadcast (state.go 1067, 1093: the local node's bootstrap alive takes the broadcast
   // branch).
   broadcast(Update{UpdateKind::alive, self_, 1, self_, gen_});
   s_.trace(self_, "swim_join", {{"gen", gen_}, {"seed", seed}});
@@ -261,7 +261,7 @@ void Member::on_probe_timeout(uint32_t seq) {
 }
 
 int64_t Member::serve_tcp_ping(uint32_t to_gen) {
-  // A TCP ping for another identity is not answered (net.go handleConn, pingMsg: "Got ping for
+  // A TCP ping for another identity is not answered (net.go handleConn 288-291: "Got ping for
   // unexpected node").
   return participating_ && !s_.world.hosts.is_sick(self_) && to_gen == gen_ ? 1 : 0;
 }

@@ -51,13 +51,13 @@ void Member::alive_node(const Update& a) {
   // Churn: an alive about an older identity of the slot than the one held is about a name this
   // member no longer tracks (never about itself: a fresh identity ignores its predecessor's).
   if (a.gen < gen_of(a.node) || (is_local && a.gen != gen_)) return;
-  // state.go 928-933: a member that has left does not take an alive about itself.
+  // state.go 926-928: a member that has left does not take an alive about itself.
   if (is_local && left_) return;
   const bool newer_identity = a.gen > gen_of(a.node);
   if (!peers_.get(a.node).known || newer_identity) {
     // A member never seen (a churn joiner) or forgotten: memberlist adds a new node state
-    // (dead, incarnation 0) at a random offset of the probe order (state.go 987-1003: "Add at
-    // the end and swap with the node at a random index"). A newer identity on a slot replaces
+    // (dead, incarnation 0) at a random offset of the probe order (state.go 1006-1012: "Add at
+    // the end and swap with the node at the offset"). A newer identity on a slot replaces
     // the old identity's entry (models/swim/README.md "Churn": memberlist keeps the old name's
     // entry beside it).
     if (newer_identity && peers_.get(a.node).known) {
@@ -173,7 +173,7 @@ void Member::dead_node(const Update& d) {
   suspicions_.erase(d.node);
   if (st.state == PeerState::dead || st.state == PeerState::left) return;
   if (d.node == self_) {
-    // state.go 1243-1256: refute unless leaving; a leaver broadcasts its own dead message.
+    // state.go 1245-1256: refute unless leaving; a leaver broadcasts its own dead message.
     if (!left_) {
       refute(d.incarnation);
       return;
@@ -221,13 +221,13 @@ namespace fdsim::swim {
 void Member::leave() {
   // memberlist.go Leave (627-672): a dead message about itself with Node == From at its own
   // incarnation, through deadNode, which (leaving) broadcasts it and marks itself left
-  // (state.go 1250-1268). Leave then blocks until that broadcast is finished -- sent
+  // (state.go 1245-1272). Leave then blocks until that broadcast is finished -- sent
   // retransmitLimit times (queue.go 354-356: Finished at the transmit limit) -- or the timeout;
   // the host goes down right after this returns (sim/faults/churn.h), so the model sends those
-  // transmissions now: one gossip packet (state.go gossip 589-610: as many queued broadcasts as
+  // transmissions now: one gossip packet (state.go gossip 595-618: as many queued broadcasts as
   // fit, fewest transmits first) to each of up to transmit_limit() distinct members picked as
   // the gossip round picks them (kRandomNodes over alive, suspect and recently dead members).
-  // With no other live member (anyAlive, memberlist.go 676-684) nothing waits.
+  // With no other live member (anyAlive, memberlist.go 675-684) nothing waits.
   if (!participating_ || left_) return;
   left_ = true;
   const uint32_t inc = peers_.get(self_).incarnation;
