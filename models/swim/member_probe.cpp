@@ -81,7 +81,8 @@ void Member::join(uint32_t gen, NodeId seed) {
   // for broadcast (state.go 1067, 1093: the local node's bootstrap alive takes the broadcast
   // branch).
   broadcast(Update{UpdateKind::alive, self_, 1, self_, gen_});
-  s_.trace(self_, "swim_join", {{"gen", gen_}, {"seed", seed}});
+  s_.trace(self_, "swim_join",
+           {{"gen", gen_}, {"seed", seed != kNoNode ? nlohmann::json(seed) : nlohmann::json(nullptr)}});
   Rng stagger = s_.world.rng.stream(self_, "swim.stagger" + key);
   start_loops(s_.now(), stagger);
   // Join (memberlist.go 249-278) -> pushPullNode(seed, join = true) (state.go 644-657).

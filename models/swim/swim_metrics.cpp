@@ -185,7 +185,7 @@ json SwimRecorder::metrics() const {
   for (const CrashRecord& c : crashes_) {
     if (c.first_suspicion) first_suspicion.push_back((*c.first_suspicion - c.crashed).seconds());
     if (c.first_removal) first_removal.push_back((*c.first_removal - c.crashed).seconds());
-    else ++undetected;
+    else if (!c.closed) ++undetected;
     if (c.removal_all) removal_all.push_back((*c.removal_all - c.crashed).seconds());
   }
   json msgs = json::object();
@@ -216,6 +216,9 @@ json SwimRecorder::metrics() const {
               {"detection_removal_all_s", summarize(removal_all)},
               {"messages_per_member_per_s", msgs}};
   if (churn_) {
+    uint64_t replaced = 0;
+    for (const CrashRecord& c : crashes_)
+      if (c.closed) ++replaced;
     std::vector<double> leave_all, join_all;
     for (const ChurnRecord& l : leaves_)
       if (l.known_all) leave_all.push_back((*l.known_all - l.at).seconds());
@@ -223,6 +226,7 @@ json SwimRecorder::metrics() const {
       if (j.known_all) join_all.push_back((*j.known_all - j.at).seconds());
     out["churn"] = json{{"leaves_graceful_count", leaves_.size()},
                         {"leaves_crash_count", crash_leaves_},
+                        {"crashes_replaced_count", replaced},
                         {"leave_known_all_s", summarize(leave_all)},
                         {"leaves_not_known_all_count", leaves_.size() - leave_all.size()},
                         {"leave_views_dead_count", leave_views_dead_},

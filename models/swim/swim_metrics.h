@@ -32,7 +32,8 @@
 //   has the leaver's view entry dead or left. Join known by all: every present member still
 //   alive has taken the joiner in (its view of the slot turned alive or suspect for that
 //   identity). A crash record's survivors are the members present at the crash; a record still
-//   open when its slot gets a new identity stays open (removal_all never set).
+//   open when its slot gets a new identity is closed (removal_all never set; not undetected
+//   even without a removal: churn.crashes_replaced_count).
 
 #include <array>
 #include <optional>
