@@ -173,7 +173,9 @@ class Member {
   // Start bookkeeping shared by start() and join().
   void reset_identity(uint32_t gen);
   void start_loops(SimTime t0, Rng& stagger);
-  void send_push_pull(NodeId dst);
+  // One direction of a push-pull exchange (state.go pushPullNode / net.go handleConn): this
+  // member's whole state to dst; is_reply: the answer to dst's push (no answer back).
+  void send_push_pull(NodeId dst, bool is_reply);
 
   // Dissemination (member_gossip.cpp).
   void broadcast(const Update& u) { queue_.push(u); }

@@ -121,20 +121,20 @@ void Member::push_pull_tick() {
   if (!participating_) return;
   const std::vector<NodeId> peer = random_nodes(
       1, [&](NodeId n) { return n == self_ || peers_.get(n).state != PeerState::alive; });
-  if (!peer.empty()) send_push_pull(peer.front());
+  if (!peer.empty()) send_push_pull(peer.front(), false);
   s_.world.hosts.schedule_after(self_, push_pull_scale(s_.config.push_pull_interval, num_nodes()),
                                 s_.kinds.push_pull_tick, [this] { push_pull_tick(); });
 }
 
-void Member::send_push_pull(NodeId dst) {
+void Member::send_push_pull(NodeId dst, bool is_reply) {
   std::vector<PushEntry> state = local_state();
   const uint32_t bytes = uint32_t(16 + 60 * state.size());
   s_.signals.message_sent(s_.now(), self_, Msg::push_pull);
   Shared* sh = &s_;
   const NodeId src = self_;
   s_.world.net.send_reliable(self_, dst, s_.type(Msg::push_pull), bytes,
-                             [sh, src, dst, state = std::move(state)] {
-                               sh->at(dst).receive_push_pull(src, state, false);
+                             [sh, src, dst, is_reply, state = std::move(state)] {
+                               sh->at(dst).receive_push_pull(src, state, is_reply);
                              });
 }
 
@@ -143,15 +143,7 @@ void Member::receive_push_pull(NodeId from, const std::vector<PushEntry>& remote
   if (!participating_) return;
   if (!is_reply) {
     if (s_.world.hosts.is_sick(self_)) return;
-    std::vector<PushEntry> state = local_state();
-    const uint32_t bytes = uint32_t(16 + 60 * state.size());
-    s_.signals.message_sent(s_.now(), self_, Msg::push_pull);
-    Shared* sh = &s_;
-    const NodeId me = self_;
-    s_.world.net.send_reliable(self_, from, s_.type(Msg::push_pull), bytes,
-                               [sh, me, from, state = std::move(state)] {
-                                 sh->at(from).receive_push_pull(me, state, true);
-                               });
+    send_push_pull(from, true);
   }
   merge_state(remote);
 }

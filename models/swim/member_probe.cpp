@@ -86,7 +86,7 @@ void Member::join(uint32_t gen, NodeId seed) {
   Rng stagger = s_.world.rng.stream(self_, "swim.stagger" + key);
   start_loops(s_.now(), stagger);
   // Join (memberlist.go 249-278) -> pushPullNode(seed, join = true) (state.go 644-657).
-  if (seed != kNoNode) send_push_pull(seed);
+  if (seed != kNoNode) send_push_pull(seed, false);
 }
 
 void Member::start_loops(SimTime t0, Rng& stagger) {

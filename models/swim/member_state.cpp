@@ -1,5 +1,5 @@
 // The member-list state machine (memberlist state.go aliveNode / suspectNode / deadNode /
-// refute / mergeState, and suspicion.go Confirm).
+// refute / mergeState, suspicion.go Confirm, and memberlist.go Leave).
 #include <algorithm>
 
 #include "models/swim/member.h"
@@ -213,10 +213,6 @@ void Member::merge_state(const std::vector<PushEntry>& remote) {
     }
   }
 }
-
-}  // namespace fdsim::swim
-
-namespace fdsim::swim {
 
 void Member::leave() {
   // memberlist.go Leave (627-672): a dead message about itself with Node == From at its own
