@@ -37,11 +37,12 @@ class Signals {
   virtual ~Signals() = default;
   virtual void message_sent(SimTime t, NodeId from, Msg m) = 0;
   // A probe of `target` by `by` failed and `by` raised a suspicion (not a suspicion learnt
-  // from others).
-  virtual void suspicion_raised(SimTime t, NodeId by, NodeId target) = 0;
-  // observer's state of target changed (observer == target never).
-  virtual void state_changed(SimTime t, NodeId observer, NodeId target, PeerState from,
-                             PeerState to) = 0;
+  // from others). target_gen: the identity on the slot it was about (Update::gen; 0 without
+  // churn).
+  virtual void suspicion_raised(SimTime t, NodeId by, NodeId target, uint32_t target_gen) = 0;
+  // observer's state of target (identity target_gen) changed (observer == target never).
+  virtual void state_changed(SimTime t, NodeId observer, NodeId target, uint32_t target_gen,
+                             PeerState from, PeerState to) = 0;
   virtual void refuted(SimTime t, NodeId n) = 0;
   virtual void probe_finished(SimTime t, NodeId n, bool failed) = 0;
 };
@@ -63,6 +64,9 @@ struct Shared {
   EventKinds kinds;
   Signals& signals;
   std::vector<std::unique_ptr<Member>> members;  // one per node
+  // Churn (sim/faults/churn.h): slots absent at t = 0 (in no start view); empty without churn,
+  // set by SwimModel::churn_absent before start().
+  std::vector<bool> absent;
 
   Member& at(NodeId n) { return *members[n]; }
   SimTime now() const { return world.sim.now(); }

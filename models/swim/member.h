@@ -17,7 +17,13 @@
 // - Everything runs on the member's host (timers through Hosts, packets through Network), so
 //   crash, pause, sick and play-dead come from sim/net. A sick member answers no ping, indirect
 //   ping, TCP ping or push-pull, and still probes and gossips. A crashed member stops for good
-//   (a recovered host does not rejoin).
+//   (a recovered host does not rejoin, except a churn joiner).
+// - Churn (sim/faults/churn.h; models/swim/README.md "Churn"): slots absent at t = 0 are unknown
+//   to every member's view and probe order (Shared::absent); leave() is memberlist's Leave, and
+//   join() starts a fresh identity (generation gen() = the host incarnation it starts on) that
+//   knows only itself and joins through a push-pull with a seed. Every update, push-pull entry
+//   and ping names the identity it is about (Update::gen), so a fresh identity on a reused slot
+//   inherits nothing of the old one.
 // - Random choices (kRandomNodes, shuffles) draw from the member's stream "swim.select" and
 //   "swim.shuffle" (held by the probe order, probe_order.h); nothing else draws.
 
@@ -45,6 +51,9 @@ struct Packet {
   NodeId target = kNoNode;  // indirect_ping: whom to ping
   bool nack = false;        // indirect_ping: send a nack if the target does not answer
   Updates updates;
+  // ping / indirect_ping: the identity (Update::gen) the ping is for; memberlist's ping carries
+  // the target's name and a node ignores a ping for another name (net.go handlePing).
+  uint32_t to_gen = 0;
 };
 
 // One entry of a push-pull state exchange.
@@ -52,6 +61,7 @@ struct PushEntry {
   NodeId node;
   PeerState state;
   uint32_t incarnation;
+  uint32_t gen = 0;  // the identity on the slot (Update::gen)
 };
 
 class Member {
@@ -60,6 +70,20 @@ class Member {
 
   void start();
   void on_crash();
+  // Churn. leave(): memberlist.go Leave (627-672), see member_state.cpp. join(gen, seed): a fresh
+  // identity on this slot (host incarnation gen) starts knowing only itself and pushes/pulls
+  // state with `seed` (memberlist.go Join 249-278; Create + setAlive 410-449).
+  void leave();
+  void join(uint32_t gen, NodeId seed);
+  bool has_left() const { return left_; }
+  // The identity this member is (its generation) and the one it holds for slot n.
+  uint32_t gen() const { return gen_; }
+  uint32_t gen_of(NodeId n) const {
+    if (n == self_) return gen_;
+    if (gens_.empty()) return 0;
+    const auto it = gens_.find(n);
+    return it == gens_.end() ? 0 : it->second;
+  }
 
   bool participating() const { return participating_; }
   NodeId id() const { return self_; }
@@ -86,7 +110,7 @@ class Member {
 
   // Incoming traffic (called on this member's host by the network).
   void receive(const Packet& p);
-  int64_t serve_tcp_ping();
+  int64_t serve_tcp_ping(uint32_t to_gen);
   void receive_push_pull(NodeId from, const std::vector<PushEntry>& remote, bool is_reply);
 
  private:
@@ -104,6 +128,7 @@ class Member {
     uint32_t seq = 0;
     NodeId target = kNoNode;
     uint32_t target_incarnation = 0;
+    uint32_t target_gen = 0;  // the identity probed (Update::gen)
     SimTime start, deadline;
     int64_t expected_nacks = 0;
     int64_t nacks = 0;
@@ -145,6 +170,12 @@ class Member {
   // or its handoff lists still hold work, applied at once otherwise.
   void receive_update(const Update& u, NodeId from);
   void merge_state(const std::vector<PushEntry>& remote);
+  // Start bookkeeping shared by start() and join().
+  void reset_identity(uint32_t gen);
+  void start_loops(SimTime t0, Rng& stagger);
+  // One direction of a push-pull exchange (state.go pushPullNode / net.go handleConn): this
+  // member's whole state to dst; is_reply: the answer to dst's push (no answer back).
+  void send_push_pull(NodeId dst, bool is_reply);
 
   // Dissemination (member_gossip.cpp).
   void broadcast(const Update& u) { queue_.push(u); }
@@ -152,6 +183,11 @@ class Member {
   void send_packet(NodeId dst, Packet p, uint32_t msg_bytes, bool with_piggyback);
   void gossip_tick();
   void gossip();
+  // state.go gossip's target filter: not self, alive or suspect, or dead within
+  // gossip_to_the_dead.
+  bool gossip_excluded(NodeId n, SimTime now) const;
+  // One gossip packet of queued broadcasts to each target in turn, until the queue is empty.
+  void send_gossip(const std::vector<NodeId>& targets);
   void push_pull_tick();
   std::vector<PushEntry> local_state();
   int64_t transmit_limit() const;
@@ -172,6 +208,9 @@ class Member {
   Probe probe_;
   uint32_t seq_ = 0;
   uint32_t my_incarnation_ = 1;
+  uint32_t gen_ = 0;                       // this identity (Update::gen)
+  bool left_ = false;                      // memberlist m.leave: Leave() was called
+  std::map<NodeId, uint32_t> gens_;        // slot -> identity held, where not 0 (churn only)
   std::map<uint32_t, Relay> relays_;
   Awareness awareness_;
   BroadcastQueue queue_;

@@ -32,7 +32,10 @@ void Member::receive(const Packet& p) {
   const bool sick = s_.world.hosts.is_sick(self_);
   switch (p.kind) {
     case Msg::ping:
-      if (!sick) send_packet(p.from, Packet{Msg::ack, self_, p.seq, kNoNode, false, {}}, kAckBytes, true);
+      // A ping for another identity on this slot is not answered (net.go handlePing 489-493);
+      // the updates it carries are still handled (compound parts are separate messages).
+      if (!sick && p.to_gen == gen_)
+        send_packet(p.from, Packet{Msg::ack, self_, p.seq, kNoNode, false, {}}, kAckBytes, true);
       break;
     case Msg::ack: on_ack(p.seq); break;
     case Msg::nack: on_nack(p.seq); break;
@@ -77,18 +80,24 @@ void Member::gossip_tick() {
                              s_.kinds.gossip_tick, [this] { gossip_tick(); });
 }
 
+bool Member::gossip_excluded(NodeId n, SimTime now) const {
+  if (n == self_) return true;
+  switch (peers_.get(n).state) {
+    case PeerState::alive:
+    case PeerState::suspect: return false;
+    case PeerState::dead: return now - peers_.get(n).state_change > s_.config.gossip_to_the_dead;
+    case PeerState::left: return true;
+  }
+  return true;
+}
+
 void Member::gossip() {
   const SimTime now = s_.now();
-  const std::vector<NodeId> targets = random_nodes(s_.config.gossip_nodes, [&](NodeId n) {
-    if (n == self_) return true;
-    switch (peers_.get(n).state) {
-      case PeerState::alive:
-      case PeerState::suspect: return false;
-      case PeerState::dead: return now - peers_.get(n).state_change > s_.config.gossip_to_the_dead;
-      case PeerState::left: return true;
-    }
-    return true;
-  });
+  send_gossip(random_nodes(s_.config.gossip_nodes,
+                           [&](NodeId n) { return gossip_excluded(n, now); }));
+}
+
+void Member::send_gossip(const std::vector<NodeId>& targets) {
   for (NodeId t : targets) {
     Updates msgs = queue_.take(kCompoundOverheadBytes,
                                s_.config.udp_buffer_bytes - kCompoundHeaderOverheadBytes,
@@ -103,7 +112,7 @@ std::vector<PushEntry> Member::local_state() {
   out.reserve(order_.size());
   order_.for_each([&](NodeId n) {
     const Peer& p = peers_.get(n);
-    out.push_back(PushEntry{n, p.state, p.incarnation});
+    out.push_back(PushEntry{n, p.state, p.incarnation, gen_of(n)});
   });
   return out;
 }
@@ -112,20 +121,21 @@ void Member::push_pull_tick() {
   if (!participating_) return;
   const std::vector<NodeId> peer = random_nodes(
       1, [&](NodeId n) { return n == self_ || peers_.get(n).state != PeerState::alive; });
-  if (!peer.empty()) {
-    const NodeId dst = peer.front();
-    std::vector<PushEntry> state = local_state();
-    const uint32_t bytes = uint32_t(16 + 60 * state.size());
-    s_.signals.message_sent(s_.now(), self_, Msg::push_pull);
-    Shared* sh = &s_;
-    const NodeId src = self_;
-    s_.world.net.send_reliable(self_, dst, s_.type(Msg::push_pull), bytes,
-                               [sh, src, dst, state = std::move(state)] {
-                                 sh->at(dst).receive_push_pull(src, state, false);
-                               });
-  }
+  if (!peer.empty()) send_push_pull(peer.front(), false);
   s_.world.hosts.schedule_after(self_, push_pull_scale(s_.config.push_pull_interval, num_nodes()),
                                 s_.kinds.push_pull_tick, [this] { push_pull_tick(); });
+}
+
+void Member::send_push_pull(NodeId dst, bool is_reply) {
+  std::vector<PushEntry> state = local_state();
+  const uint32_t bytes = uint32_t(16 + 60 * state.size());
+  s_.signals.message_sent(s_.now(), self_, Msg::push_pull);
+  Shared* sh = &s_;
+  const NodeId src = self_;
+  s_.world.net.send_reliable(self_, dst, s_.type(Msg::push_pull), bytes,
+                             [sh, src, dst, is_reply, state = std::move(state)] {
+                               sh->at(dst).receive_push_pull(src, state, is_reply);
+                             });
 }
 
 void Member::receive_push_pull(NodeId from, const std::vector<PushEntry>& remote,
@@ -133,15 +143,7 @@ void Member::receive_push_pull(NodeId from, const std::vector<PushEntry>& remote
   if (!participating_) return;
   if (!is_reply) {
     if (s_.world.hosts.is_sick(self_)) return;
-    std::vector<PushEntry> state = local_state();
-    const uint32_t bytes = uint32_t(16 + 60 * state.size());
-    s_.signals.message_sent(s_.now(), self_, Msg::push_pull);
-    Shared* sh = &s_;
-    const NodeId me = self_;
-    s_.world.net.send_reliable(self_, from, s_.type(Msg::push_pull), bytes,
-                               [sh, me, from, state = std::move(state)] {
-                                 sh->at(from).receive_push_pull(me, state, true);
-                               });
+    send_push_pull(from, true);
   }
   merge_state(remote);
 }

@@ -23,6 +23,7 @@ void Member::start() {
   participating_ = true;
   peers_.clear();
   suspicions_.clear();
+  gens_.clear();
   {
     // Fisher-Yates of 0 .. n-1, as Go's rand.Shuffle, drawn lazily (probe_order.h). The hints
     // only set how much of the order the first replay resolves; they never change a value.
@@ -32,11 +33,65 @@ void Member::start() {
         c.gossip_interval.count_ns(), c.gossip_nodes, c.indirect_checks);
     order_.start(n, hint.prefix, hint.select);
   }
+  if (!s_.absent.empty()) {
+    // Churn: the slots absent at t = 0 are in nobody's view. The order is the start shuffle
+    // with them taken out (a uniform order of the present members), held explicitly; the
+    // streams stand where the shuffle left them.
+    std::vector<NodeId>& order = order_.nodes();
+    std::erase_if(order, [&](NodeId m) { return s_.absent[m]; });
+    for (NodeId m = 0; m < n; ++m)
+      if (s_.absent[m]) peers_.mut(m).known = false;
+  }
 
+  Rng stagger = s_.world.rng.stream(self_, "swim.stagger");
+  start_loops(s_.now(), stagger);
+}
+
+void Member::join(uint32_t gen, NodeId seed) {
+  // A fresh memberlist (Create, memberlist.go 227-238): nothing of the slot's earlier identity
+  // survives -- view, suspicions, relays, broadcast queue, probe state, awareness, sequence
+  // numbers, incarnation (setAlive 410-449: nextIncarnation() from 0 gives 1).
+  const size_t n = s_.config.node_count;
+  participating_ = true;
+  left_ = false;
+  gen_ = gen;
+  peers_.clear();
+  suspicions_.clear();
+  gens_.clear();
+  relays_.clear();
+  queue_.clear();
+  probe_ = Probe{};
+  probe_index_ = 0;
+  seq_ = 0;
+  my_incarnation_ = 1;
+  awareness_ = Awareness(s_.config.awareness_max_multiplier);
+  // Its m.nodes holds only itself; its streams are keyed on the identity, so two identities on
+  // one slot never replay each other's draws.
+  const std::string key = ".join" + std::to_string(gen);
+  order_.start(n, 1, 1);
+  order_.nodes().assign(1, self_);
+  order_.shuffle_rng() = s_.world.rng.stream(self_, "swim.shuffle" + key);
+  order_.select_rng() = s_.world.rng.stream(self_, "swim.select" + key);
+  for (NodeId m = 0; m < n; ++m)
+    if (m != self_) peers_.mut(m).known = false;
+  Peer& me = peers_.mut(self_);
+  me = Peer{};
+  me.state_change = s_.now();
+  // setAlive -> aliveNode(bootstrap = true) about itself: the alive (incarnation 1) is queued
+  // for broadcast (state.go 1067, 1093: the local node's bootstrap alive takes the broadcast
+  // branch).
+  broadcast(Update{UpdateKind::alive, self_, 1, self_, gen_});
+  s_.trace(self_, "swim_join",
+           {{"gen", gen_}, {"seed", seed != kNoNode ? nlohmann::json(seed) : nlohmann::json(nullptr)}});
+  Rng stagger = s_.world.rng.stream(self_, "swim.stagger" + key);
+  start_loops(s_.now(), stagger);
+  // Join (memberlist.go 249-278) -> pushPullNode(seed, join = true) (state.go 644-657).
+  if (seed != kNoNode) send_push_pull(seed, false);
+}
+
+void Member::start_loops(SimTime t0, Rng& stagger) {
   // Ticker phases stand in for the members' start times; the stagger of triggerFunc is shorter
   // than one period, so the first tick taken is the first of the ticker's grid.
-  Rng stagger = s_.world.rng.stream(self_, "swim.stagger");
-  const SimTime t0 = s_.now();
   probe_phase_ = t0 + Duration::ns(stagger.uniform_int(1, s_.config.probe_interval.count_ns()));
   gossip_phase_ = t0 + Duration::ns(stagger.uniform_int(1, s_.config.gossip_interval.count_ns()));
   // pushPullTrigger: a random stagger below the interval, then a wait of one (scaled) interval
@@ -59,6 +114,7 @@ void Member::start() {
 
 void Member::on_crash() {
   participating_ = false;
+  left_ = false;
   relays_.clear();
   queue_.clear();
   probe_ = Probe{};
@@ -138,16 +194,18 @@ void Member::probe_node(NodeId target) {
   probe_.seq = ++seq_;
   probe_.target = target;
   probe_.target_incarnation = peers_.get(target).incarnation;
+  probe_.target_gen = gen_of(target);
   probe_.start = now;
   probe_.deadline = now + probe_interval;
 
   Packet ping{Msg::ping, self_, probe_.seq, kNoNode, false, {}};
+  ping.to_gen = probe_.target_gen;
   if (peers_.get(target).state == PeerState::alive || !s_.arm.buddy) {
     send_packet(target, std::move(ping), kPingBytes, true);
   } else {
     // Lifeguard's buddy system: a suspect learns of the suspicion from the prober directly.
     ping.updates.push_back(
-        Update{UpdateKind::suspect, target, peers_.get(target).incarnation, self_});
+        Update{UpdateKind::suspect, target, peers_.get(target).incarnation, self_, probe_.target_gen});
     send_packet(target, std::move(ping), kPingBytes, false);
   }
   const Duration wait = std::min(c.probe_timeout, probe_interval);
@@ -181,7 +239,7 @@ void Member::on_probe_timeout(uint32_t seq) {
   });
   for (NodeId r : relays) {
     if (s_.arm.nack) ++probe_.expected_nacks;
-    send_packet(r, Packet{Msg::indirect_ping, self_, seq, target, s_.arm.nack, {}},
+    send_packet(r, Packet{Msg::indirect_ping, self_, seq, target, s_.arm.nack, {}, probe_.target_gen},
                 kIndirectPingBytes, true);
   }
   const Duration left = probe_.deadline - s_.now();
@@ -189,9 +247,10 @@ void Member::on_probe_timeout(uint32_t seq) {
     probe_.fallback_pending = true;
     s_.signals.message_sent(s_.now(), self_, Msg::tcp_ping);
     Shared* sh = &s_;
+    const uint32_t to_gen = probe_.target_gen;
     s_.world.net.probe(
         self_, target, left, s_.type(Msg::tcp_ping), net::ProbeBytes{kPingBytes, kAckBytes},
-        [sh, target] { return sh->at(target).serve_tcp_ping(); },
+        [sh, target, to_gen] { return sh->at(target).serve_tcp_ping(to_gen); },
         [this, seq](net::ProbeResult r) {
           on_fallback_done(seq, r.outcome == net::ProbeOutcome::answered && r.answer == 1);
         });
@@ -202,8 +261,10 @@ void Member::on_probe_timeout(uint32_t seq) {
                              [this, seq] { on_probe_deadline(seq); });
 }
 
-int64_t Member::serve_tcp_ping() {
-  return participating_ && !s_.world.hosts.is_sick(self_) ? 1 : 0;
+int64_t Member::serve_tcp_ping(uint32_t to_gen) {
+  // A TCP ping for another identity is not answered (net.go handleConn 288-291: "Got ping for
+  // unexpected node").
+  return participating_ && !s_.world.hosts.is_sick(self_) && to_gen == gen_ ? 1 : 0;
 }
 
 void Member::on_fallback_done(uint32_t seq, bool contact) {
@@ -234,8 +295,8 @@ void Member::conclude_probe() {
   const NodeId target = probe_.target;
   s_.trace(self_, "swim_probe_failed",
            {{"target", target}, {"nacks", probe_.nacks}, {"expected_nacks", probe_.expected_nacks}});
-  s_.signals.suspicion_raised(s_.now(), self_, target);
-  suspect_node(Update{UpdateKind::suspect, target, probe_.target_incarnation, self_});
+  s_.signals.suspicion_raised(s_.now(), self_, target, probe_.target_gen);
+  suspect_node(Update{UpdateKind::suspect, target, probe_.target_incarnation, self_, probe_.target_gen});
   finish_probe(true, delta);
 }
 
@@ -252,7 +313,8 @@ void Member::on_indirect_ping(const Packet& p) {
   if (s_.world.hosts.is_sick(self_)) return;
   const uint32_t local = ++seq_;
   relays_[local] = Relay{p.from, p.seq, p.nack};
-  send_packet(p.target, Packet{Msg::ping, self_, local, kNoNode, false, {}}, kPingBytes, true);
+  send_packet(p.target, Packet{Msg::ping, self_, local, kNoNode, false, {}, p.to_gen}, kPingBytes,
+              true);
   s_.world.hosts.schedule_after(self_, s_.config.probe_timeout, s_.kinds.relay_expiry,
                                 [this, local] { on_relay_expiry(local); });
 }

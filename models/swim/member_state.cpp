@@ -1,5 +1,5 @@
 // The member-list state machine (memberlist state.go aliveNode / suspectNode / deadNode /
-// refute / mergeState, and suspicion.go Confirm).
+// refute / mergeState, suspicion.go Confirm, and memberlist.go Leave).
 #include <algorithm>
 
 #include "models/swim/member.h"
@@ -33,7 +33,7 @@ void Member::set_state(NodeId n, PeerState to) {
   s_.trace(self_, "swim_state",
            {{"target", n}, {"from", state_name(from)}, {"to", state_name(to)},
             {"incarnation", p.incarnation}});
-  s_.signals.state_changed(s_.now(), self_, n, from, to);
+  s_.signals.state_changed(s_.now(), self_, n, gen_of(n), from, to);
 }
 
 void Member::apply_update(const Update& u) {
@@ -48,9 +48,28 @@ void Member::apply_update(const Update& u) {
 
 void Member::alive_node(const Update& a) {
   const bool is_local = a.node == self_;
-  if (!peers_.get(a.node).known) {
-    // A forgotten member: memberlist adds a new node state (dead, incarnation 0) at a random
-    // offset of the probe order.
+  // Churn: an alive about an older identity of the slot than the one held is about a name this
+  // member no longer tracks (never about itself: a fresh identity ignores its predecessor's).
+  if (a.gen < gen_of(a.node) || (is_local && a.gen != gen_)) return;
+  // state.go 926-928: a member that has left does not take an alive about itself.
+  if (is_local && left_) return;
+  const bool newer_identity = a.gen > gen_of(a.node);
+  if (!peers_.get(a.node).known || newer_identity) {
+    // A member never seen (a churn joiner) or forgotten: memberlist adds a new node state
+    // (dead, incarnation 0) at a random offset of the probe order (state.go 1006-1012: "Add at
+    // the end and swap with the node at the offset"). A newer identity on a slot replaces
+    // the old identity's entry (models/swim/README.md "Churn": memberlist keeps the old name's
+    // entry beside it).
+    if (newer_identity && peers_.get(a.node).known) {
+      std::vector<NodeId>& order = order_.nodes();
+      const auto it = std::find(order.begin(), order.end(), a.node);
+      if (it != order.end()) {
+        if (size_t(it - order.begin()) < probe_index_) --probe_index_;
+        order.erase(it);
+      }
+    }
+    if (a.gen != 0) gens_[a.node] = a.gen;
+    else gens_.erase(a.node);
     Peer& st = peers_.mut(a.node);
     st = Peer{};
     st.state = PeerState::dead;
@@ -81,6 +100,7 @@ void Member::alive_node(const Update& a) {
 void Member::suspect_node(const Update& s) {
   const Peer& st = peers_.get(s.node);
   if (!st.known) return;
+  if (s.gen != gen_of(s.node)) return;  // about another name (churn): unknown here
   if (s.incarnation < st.incarnation) return;
   if (const auto it = suspicions_.find(s.node); it != suspicions_.end()) {
     if (confirm(it->second, s.node, s.from)) broadcast(s);
@@ -142,18 +162,22 @@ void Member::on_suspicion_timeout(NodeId target, SimTime change_time) {
   s_.trace(self_, "swim_suspicion_timeout",
            {{"target", target},
             {"confirmations", sp != suspicions_.end() ? sp->second.n : 0}});
-  dead_node(Update{UpdateKind::dead, target, st.incarnation, self_});
+  dead_node(Update{UpdateKind::dead, target, st.incarnation, self_, gen_of(target)});
 }
 
 void Member::dead_node(const Update& d) {
   const Peer& st = peers_.get(d.node);
   if (!st.known) return;
+  if (d.gen != gen_of(d.node)) return;  // about another name (churn): unknown here
   if (d.incarnation < st.incarnation) return;
   suspicions_.erase(d.node);
   if (st.state == PeerState::dead || st.state == PeerState::left) return;
   if (d.node == self_) {
-    refute(d.incarnation);
-    return;
+    // state.go 1245-1256: refute unless leaving; a leaver broadcasts its own dead message.
+    if (!left_) {
+      refute(d.incarnation);
+      return;
+    }
   }
   broadcast(d);
   peers_.mut(d.node).incarnation = d.incarnation;
@@ -168,7 +192,7 @@ void Member::refute(uint32_t accused_incarnation) {
   }
   peers_.mut(self_).incarnation = inc;
   if (s_.arm.awareness) awareness_.apply_delta(1);
-  broadcast(Update{UpdateKind::alive, self_, inc, self_});
+  broadcast(Update{UpdateKind::alive, self_, inc, self_, gen_});
   s_.trace(self_, "swim_refute", {{"accused_incarnation", accused_incarnation}, {"incarnation", inc}});
   s_.signals.refuted(s_.now(), self_);
 }
@@ -177,17 +201,36 @@ void Member::merge_state(const std::vector<PushEntry>& remote) {
   for (const PushEntry& e : remote) {
     switch (e.state) {
       case PeerState::alive:
-        apply_update(Update{UpdateKind::alive, e.node, e.incarnation, e.node});
+        apply_update(Update{UpdateKind::alive, e.node, e.incarnation, e.node, e.gen});
         break;
       case PeerState::left:
-        apply_update(Update{UpdateKind::dead, e.node, e.incarnation, e.node});
+        apply_update(Update{UpdateKind::dead, e.node, e.incarnation, e.node, e.gen});
         break;
       case PeerState::dead:
       case PeerState::suspect:
-        apply_update(Update{UpdateKind::suspect, e.node, e.incarnation, self_});
+        apply_update(Update{UpdateKind::suspect, e.node, e.incarnation, self_, e.gen});
         break;
     }
   }
+}
+
+void Member::leave() {
+  // memberlist.go Leave (627-672): a dead message about itself with Node == From at its own
+  // incarnation, through deadNode, which (leaving) broadcasts it and marks itself left
+  // (state.go 1245-1272). Leave then blocks until that broadcast is finished -- sent
+  // retransmitLimit times (queue.go 354-356: Finished at the transmit limit) -- or the timeout;
+  // the host goes down right after this returns (sim/faults/churn.h), so the model sends those
+  // transmissions now: one gossip packet (state.go gossip 595-618: as many queued broadcasts as
+  // fit, fewest transmits first) to each of up to transmit_limit() distinct members picked as
+  // the gossip round picks them (kRandomNodes over alive, suspect and recently dead members).
+  // With no other live member (anyAlive, memberlist.go 675-684) nothing waits.
+  if (!participating_ || left_) return;
+  left_ = true;
+  const uint32_t inc = peers_.get(self_).incarnation;
+  dead_node(Update{UpdateKind::dead, self_, inc, self_, gen_});
+  s_.trace(self_, "swim_leave", {{"incarnation", inc}});
+  const SimTime now = s_.now();
+  send_gossip(random_nodes(transmit_limit(), [&](NodeId n) { return gossip_excluded(n, now); }));
 }
 
 }  // namespace fdsim::swim

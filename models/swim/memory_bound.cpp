@@ -17,6 +17,16 @@ double swim_state_bytes(double members, double probe_ticks, double lookahead_ent
   return b;
 }
 
+double swim_churn_bytes(double members, double probe_ticks, double spare, double slots) {
+  double b = slots * (kViewEntryBytes * members + kStreamBytes);
+  if (spare > 0) {
+    b += members * spare * kViewEntryBytes;
+    if (!swim_orders_materialize(members, probe_ticks))
+      b += members * (members * kProbeOrderBytesPerEntry + kMaterializedBytesPerMember);
+  }
+  return b;
+}
+
 double swim_memory_bound_bytes() { return scenario::cost_limits().memory_bytes; }
 
 std::string bytes_text(double bytes) {

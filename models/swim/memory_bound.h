@@ -18,6 +18,13 @@
 // swim_memory_bound_bytes() is refused: the memory limit of the cost estimate
 // (sim/scenario/cost_estimate.h), kSwimMemoryBoundBytes unless the command line raised or lowered
 // it with --max-memory-gb. Called with n alone, the first term only.
+//
+// Churn (sim/faults/churn.h) adds swim_churn_bytes(n, probe_ticks, spare, slots): with spare
+// slots every member holds its order explicitly from t = 0 (the start shuffle without the
+// absent slots: the n^2 term above, unless it is counted already) and one unknown view entry
+// per spare slot; each joiner's view starts as n - 1 unknown entries (kViewEntryBytes each),
+// for at most `slots` (the churn entry's nodes plus spare_nodes) joiners alive at once, and
+// each joining slot holds a seed stream (kStreamBytes).
 
 #include <cstdint>
 #include <string>
@@ -31,7 +38,11 @@ inline constexpr double kMaterializedBytesPerMember = 5.2e3;
 // 16 GB: what a 100 000-member target was set against (issue 27).
 inline constexpr double kSwimMemoryBoundBytes = 16e9;
 
+inline constexpr double kViewEntryBytes = 64.0;
+inline constexpr double kStreamBytes = 2.5e3;
+
 double swim_state_bytes(double members, double probe_ticks = 0, double lookahead_entries = 0);
+double swim_churn_bytes(double members, double probe_ticks, double spare, double slots);
 // True when the estimate counts materialized probe orders (n^2 entries).
 bool swim_orders_materialize(double members, double probe_ticks);
 // The bound validation applies: scenario::cost_limits().memory_bytes (--max-memory-gb, default

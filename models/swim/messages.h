@@ -18,6 +18,11 @@ struct Update {
   NodeId node = kNoNode;     // the member the update is about
   uint32_t incarnation = 0;
   NodeId from = kNoNode;     // suspect / dead: who declared it (dead with from == node: left)
+  // Which identity on slot `node` it is about (churn: the host incarnation the identity started
+  // with; 0 for every member present at t = 0). memberlist tells identities apart by node name;
+  // an update about another identity than the one a member holds for the slot is a message
+  // about another name (member_state.cpp). Not part of the model size.
+  uint32_t gen = 0;
 };
 
 // Encoded size of one update inside a compound message, bytes.

@@ -13,7 +13,10 @@ SwimRecorder::SwimRecorder(World& world, size_t members)
       alive_(members, true),
       removed_(members, std::vector<bool>(members, false)),
       removed_by_(members, 0),
-      starved_(members, false) {
+      starved_(members, false),
+      gen_(members, 0),
+      since_(members, SimTime{}),
+      leaving_(members, false) {
   for (const net::StarvedEntry& e : world.net.config().starved)
     for (NodeId n : e.nodes)
       if (n < members && !starved_[n]) {
@@ -26,32 +29,99 @@ void SwimRecorder::message_sent(SimTime t, NodeId, Msg m) {
   if (measuring(t)) ++messages_[size_t(m)];
 }
 
-void SwimRecorder::suspicion_raised(SimTime t, NodeId, NodeId target) {
+void SwimRecorder::suspicion_raised(SimTime t, NodeId, NodeId target, uint32_t target_gen) {
   if (measuring(t)) {
     ++suspicions_;
-    if (alive_[target]) ++false_suspicions_;
+    if (alive_identity(target, target_gen)) ++false_suspicions_;
   }
   for (CrashRecord& c : crashes_)
-    if (c.node == target && !c.first_suspicion) c.first_suspicion = t;
+    if (c.node == target && c.gen == target_gen && !c.first_suspicion) c.first_suspicion = t;
 }
 
-void SwimRecorder::state_changed(SimTime t, NodeId observer, NodeId target, PeerState from,
-                                 PeerState to) {
+void SwimRecorder::state_changed(SimTime t, NodeId observer, NodeId target, uint32_t target_gen,
+                                 PeerState from, PeerState to) {
   const auto gone = [](PeerState s) { return s == PeerState::dead || s == PeerState::left; };
+  // Views of an earlier identity of the slot count as removals, never as false ones, and are
+  // not the current identity's (removed_ tracks views of the current identity only).
+  const bool cur = current(target, target_gen);
   if (!gone(from) && gone(to)) {
-    removed_[observer][target] = true;
+    if (cur) removed_[observer][target] = true;
     if (measuring(t)) {
       ++removals_;
-      if (alive_[target] && removed_by_[target] == 0) ++false_removals_;
-      if (alive_[target]) ++fp_events_[starved_[observer]][starved_[target]];
+      if (cur && alive_[target] && removed_by_[target] == 0) ++false_removals_;
+      if (cur && alive_[target]) ++fp_events_[starved_[observer]][starved_[target]];
     }
-    ++removed_by_[target];
+    if (cur) ++removed_by_[target];
     for (CrashRecord& c : crashes_)
-      if (c.node == target && !c.first_removal) c.first_removal = t;
+      if (c.node == target && c.gen == target_gen && !c.first_removal) c.first_removal = t;
+    if (churn_ && to == PeerState::dead)
+      for (const ChurnRecord& l : leaves_)
+        if (l.node == target && l.gen == target_gen) ++leave_views_dead_;
     check_all_removed(t);
+    if (churn_) check_churn_records(t);
   } else if (gone(from) && !gone(to)) {
-    removed_[observer][target] = false;
-    --removed_by_[target];
+    // A fresh view entry (a churn joiner, or a new identity replacing an old one) enters as
+    // dead without a removal: only a view that was removed is taken back.
+    if (cur && removed_[observer][target]) {
+      removed_[observer][target] = false;
+      --removed_by_[target];
+    }
+    if (churn_) {
+      for (ChurnRecord& j : joins_)
+        if (j.node == target && j.gen == target_gen) j.knows[observer] = true;
+      check_churn_records(t);
+    }
+  }
+}
+
+void SwimRecorder::churn_absent(NodeId n) {
+  // In nobody's view and not alive; its host going down (next) is no crash.
+  if (n < members_) alive_[n] = false;
+}
+
+void SwimRecorder::churn_leave(NodeId n, bool graceful) {
+  const SimTime t = world_.sim.now();
+  if (n >= members_ || !alive_[n]) return;
+  if (!graceful) {
+    if (measuring(t)) ++crash_leaves_;
+    return;  // the crash that follows is measured as one
+  }
+  leaving_[n] = true;
+  if (measuring(t)) leaves_.push_back(ChurnRecord{n, gen_[n], t, std::nullopt, {}});
+}
+
+void SwimRecorder::churn_join(NodeId n, uint32_t gen) {
+  const SimTime t = world_.sim.now();
+  if (n >= members_) return;
+  // The slot's earlier identity is gone for good: its open crash record can no longer finish,
+  // and no view of it counts toward the new identity's removals.
+  for (CrashRecord& c : crashes_)
+    if (c.node == n && !c.removal_all) c.closed = true;
+  for (NodeId s = 0; s < members_; ++s) {
+    removed_[s][n] = false;
+    removed_[n][s] = false;
+  }
+  removed_by_[n] = 0;
+  alive_[n] = true;
+  gen_[n] = gen;
+  since_[n] = t;
+  if (measuring(t)) joins_.push_back(ChurnRecord{n, gen, t, std::nullopt, std::vector<bool>(members_, false)});
+}
+
+void SwimRecorder::check_churn_records(SimTime t) {
+  for (ChurnRecord& l : leaves_) {
+    if (l.known_all || !current(l.node, l.gen)) continue;
+    bool all = true;
+    for (NodeId s = 0; s < members_ && all; ++s)
+      if (present(s, l.node, l.at) && !removed_[s][l.node]) all = false;
+    if (all) l.known_all = t;
+  }
+  for (ChurnRecord& j : joins_) {
+    if (j.known_all || !alive_identity(j.node, j.gen)) continue;
+    bool all = true;
+    for (NodeId s = 0; s < members_ && all; ++s)
+      if (present(s, j.node, j.at) && !j.knows[s]) all = false;
+    if (all) j.known_all = t;
   }
 }
 
@@ -71,16 +141,20 @@ void SwimRecorder::on_crash(NodeId n) {
   alive_[n] = false;
   for (NodeId target = 0; target < members_; ++target)
     if (removed_[n][target]) --removed_by_[target];
-  if (measuring(t)) crashes_.push_back(CrashRecord{n, t, std::nullopt, std::nullopt, std::nullopt});
+  const bool left = leaving_[n];
+  leaving_[n] = false;
+  if (!left && measuring(t))
+    crashes_.push_back(CrashRecord{n, t, std::nullopt, std::nullopt, std::nullopt, gen_[n], false});
   check_all_removed(t);
+  if (churn_) check_churn_records(t);
 }
 
 void SwimRecorder::check_all_removed(SimTime t) {
   for (CrashRecord& c : crashes_) {
-    if (!c.first_removal || c.removal_all) continue;
+    if (!c.first_removal || c.removal_all || c.closed) continue;
     bool all = true;
     for (NodeId s = 0; s < members_ && all; ++s)
-      if (s != c.node && alive_[s] && !removed_[s][c.node]) all = false;
+      if (present(s, c.node, c.crashed) && !removed_[s][c.node]) all = false;
     if (all) c.removal_all = t;
   }
 }
@@ -111,7 +185,7 @@ json SwimRecorder::metrics() const {
   for (const CrashRecord& c : crashes_) {
     if (c.first_suspicion) first_suspicion.push_back((*c.first_suspicion - c.crashed).seconds());
     if (c.first_removal) first_removal.push_back((*c.first_removal - c.crashed).seconds());
-    else ++undetected;
+    else if (!c.closed) ++undetected;
     if (c.removal_all) removal_all.push_back((*c.removal_all - c.crashed).seconds());
   }
   json msgs = json::object();
@@ -141,6 +215,25 @@ json SwimRecorder::metrics() const {
               {"detection_first_removal_s", summarize(first_removal)},
               {"detection_removal_all_s", summarize(removal_all)},
               {"messages_per_member_per_s", msgs}};
+  if (churn_) {
+    uint64_t replaced = 0;
+    for (const CrashRecord& c : crashes_)
+      if (c.closed) ++replaced;
+    std::vector<double> leave_all, join_all;
+    for (const ChurnRecord& l : leaves_)
+      if (l.known_all) leave_all.push_back((*l.known_all - l.at).seconds());
+    for (const ChurnRecord& j : joins_)
+      if (j.known_all) join_all.push_back((*j.known_all - j.at).seconds());
+    out["churn"] = json{{"leaves_graceful_count", leaves_.size()},
+                        {"leaves_crash_count", crash_leaves_},
+                        {"crashes_replaced_count", replaced},
+                        {"leave_known_all_s", summarize(leave_all)},
+                        {"leaves_not_known_all_count", leaves_.size() - leave_all.size()},
+                        {"leave_views_dead_count", leave_views_dead_},
+                        {"joins_count", joins_.size()},
+                        {"join_known_all_s", summarize(join_all)},
+                        {"joins_not_known_all_count", joins_.size() - join_all.size()}};
+  }
   if (starved_count_ > 0) {
     const uint64_t by_healthy = fp_events_[0][0] + fp_events_[0][1];
     const uint64_t by_starved = fp_events_[1][0] + fp_events_[1][1];

@@ -22,6 +22,18 @@
 //   observer is starved ("by_starved") or not ("by_healthy", the Lifeguard paper's FP-) and
 //   whether the removed member is starved; plus the handoff counts the model adds
 //   (swim_model.cpp).
+// - churn (sim/faults/churn.h; only after enable_churn(), so runs without churn emit the same
+//   metrics as before): an identity is (slot, gen), gen = the host incarnation it started on
+//   (Update::gen). Views and suspicions of an identity that is no longer the slot's current one
+//   are never false and do not count toward the current identity's removals. A graceful leave
+//   is no crash (no crash record; the leaver is not alive from its leave on); a crash leave is a
+//   crash like any other. "Present" members of an event at t: alive members on other slots
+//   whose identity started at or before t. Leave known by all: every present member still alive
+//   has the leaver's view entry dead or left. Join known by all: every present member still
+//   alive has taken the joiner in (its view of the slot turned alive or suspect for that
+//   identity). A crash record's survivors are the members present at the crash; a record still
+//   open when its slot gets a new identity is closed (removal_all never set; not undetected
+//   even without a removal: churn.crashes_replaced_count).
 
 #include <array>
 #include <optional>
@@ -42,19 +54,26 @@ class SwimRecorder final : public Signals, public net::HostListener {
     std::optional<SimTime> first_suspicion;
     std::optional<SimTime> first_removal;
     std::optional<SimTime> removal_all;
+    uint32_t gen = 0;     // the identity (churn)
+    bool closed = false;  // its slot took a new identity before every survivor removed it
   };
 
   SwimRecorder(World& world, size_t members);
 
   // Signals.
   void message_sent(SimTime t, NodeId from, Msg m) override;
-  void suspicion_raised(SimTime t, NodeId by, NodeId target) override;
-  void state_changed(SimTime t, NodeId observer, NodeId target, PeerState from,
-                     PeerState to) override;
+  void suspicion_raised(SimTime t, NodeId by, NodeId target, uint32_t target_gen) override;
+  void state_changed(SimTime t, NodeId observer, NodeId target, uint32_t target_gen,
+                     PeerState from, PeerState to) override;
   void refuted(SimTime t, NodeId n) override;
   void probe_finished(SimTime t, NodeId n, bool failed) override;
   // HostListener.
   void on_crash(NodeId n) override;
+  // Churn (swim_model.h): call enable_churn() before the run starts.
+  void enable_churn() { churn_ = true; }
+  void churn_absent(NodeId n);
+  void churn_leave(NodeId n, bool graceful);
+  void churn_join(NodeId n, uint32_t gen);
 
   nlohmann::json metrics() const;
 
@@ -72,8 +91,20 @@ class SwimRecorder final : public Signals, public net::HostListener {
   bool has_starved() const { return starved_count_ > 0; }
 
  private:
+  struct ChurnRecord {  // a graceful leave or a join
+    NodeId node;
+    uint32_t gen;
+    SimTime at;
+    std::optional<SimTime> known_all;
+    std::vector<bool> knows;  // joins: by observer slot, took the joiner in
+  };
   bool measuring(SimTime t) const { return t >= world_.warmup_end; }
+  bool current(NodeId n, uint32_t gen) const { return gen == gen_[n]; }
+  bool alive_identity(NodeId n, uint32_t gen) const { return alive_[n] && gen == gen_[n]; }
+  // Alive member s on another slot than n whose identity started at or before t.
+  bool present(NodeId s, NodeId n, SimTime t) const { return s != n && alive_[s] && since_[s] <= t; }
   void check_all_removed(SimTime t);
+  void check_churn_records(SimTime t);
 
   World& world_;
   size_t members_;
@@ -87,6 +118,13 @@ class SwimRecorder final : public Signals, public net::HostListener {
   std::vector<bool> starved_;  // by node: named by a network.starved entry
   size_t starved_count_ = 0;
   uint64_t fp_events_[2][2] = {{0, 0}, {0, 0}};
+  // Churn.
+  bool churn_ = false;
+  std::vector<uint32_t> gen_;     // by slot: the current identity
+  std::vector<SimTime> since_;    // by slot: when it started
+  std::vector<bool> leaving_;     // by slot: a graceful leave, until its host goes down
+  std::vector<ChurnRecord> leaves_, joins_;
+  uint64_t crash_leaves_ = 0, leave_views_dead_ = 0;
 };
 
 // {"mean", "min", "p50", "max", "count"} of a sample (nulls when empty; p50 = the middle value,

@@ -63,4 +63,46 @@ nlohmann::json SwimModel::metrics() const {
 
 void SwimModel::on_crash(NodeId n) { shared_->at(n).on_crash(); }
 
+void SwimModel::enable_churn() {
+  recorder_->enable_churn();
+  joining_.assign(world_.hosts.size(), false);
+}
+
+void SwimModel::churn_absent(NodeId n) {
+  if (shared_->absent.empty()) shared_->absent.assign(world_.hosts.size(), false);
+  shared_->absent[n] = true;
+  recorder_->churn_absent(n);
+}
+
+void SwimModel::churn_leave(NodeId n, bool graceful) {
+  recorder_->churn_leave(n, graceful);
+  if (graceful) shared_->at(n).leave();
+}
+
+void SwimModel::churn_join(NodeId n) {
+  joining_[n] = true;
+  recorder_->churn_join(n, world_.hosts.incarnation(n) + 1);
+}
+
+NodeId SwimModel::pick_seed(NodeId joiner) {
+  // The members a joiner could be told of: alive hosts whose member runs and has not left.
+  std::vector<NodeId> present;
+  for (NodeId m = 0; m < world_.hosts.size(); ++m)
+    if (m != joiner && !world_.hosts.is_crashed(m) && shared_->at(m).participating() &&
+        !shared_->at(m).has_left())
+      present.push_back(m);
+  if (present.empty()) return kNoNode;
+  if (seed_rngs_.empty()) seed_rngs_.resize(world_.hosts.size());
+  if (!seed_rngs_[joiner]) seed_rngs_[joiner] = world_.rng.stream(joiner, "swim.join_seed");
+  return present[size_t(seed_rngs_[joiner]->uniform_int(0, int64_t(present.size()) - 1))];
+}
+
+void SwimModel::on_recover(NodeId n, uint32_t incarnation) {
+  // A recovered host stays silent (member.h) unless a churn join brings a fresh identity.
+  if (joining_.empty() || !joining_[n]) return;
+  joining_[n] = false;
+  const NodeId seed = pick_seed(n);
+  shared_->at(n).join(incarnation, seed);
+}
+
 }  // namespace fdsim::swim

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "models/swim/memory_bound.h"
 #include "sim/net/config.h"
 #include "sim/scenario/event_rate.h"
 #include "sim/scenario/json_document.h"
@@ -157,22 +158,42 @@ void choose_arms(Scenario& s, const scenario::ModelSections& sections, Diagnosti
   if (diag.ok() && s.arms.empty()) diag.add("$", "the scenario defines no arm to run");
 }
 
-// Churn (sim/faults/churn.h) needs a model with joins: only the Geode ring (membership
-// family) has them. Load sharing (also over a Geode ring: its nodes are the servers, which the
-// Hou-Shin model does not let come and go), the heartbeat detectors, the JGroups ring and SWIM
-// (memberlist's Join/Leave are not modelled yet) reject it at the churn entry's kind.
+// Churn (sim/faults/churn.h) needs a model with joins: the Geode ring (membership family) and
+// SWIM (memberlist's Join and Leave, models/swim/README.md "Churn") have them. Load sharing
+// (also over a Geode ring: its nodes are the servers, which the Hou-Shin model does not let
+// come and go), the heartbeat detectors and the JGroups ring reject it at the churn entry's
+// kind.
 void check_churn_model(const Scenario& s, Diagnostics& diag) {
   const char* model = nullptr;
   switch (s.family) {
-    case ArmFamily::membership: return;
+    case ArmFamily::membership:
+    case ArmFamily::swim: return;
     case ArmFamily::load_sharing: model = "load sharing"; break;
     case ArmFamily::heartbeat_study: model = "the heartbeat detector study"; break;
     case ArmFamily::jgroups: model = "the JGroups ring"; break;
-    case ArmFamily::swim: model = "SWIM (memberlist's Join and Leave are not modelled yet)"; break;
   }
   diag.add("$.faults[" + std::to_string(s.faults.churn_entry) + "].kind",
-           std::string("churn needs a model with joins (the Geode ring, 'membership'); ") +
+           std::string("churn needs a model with joins (the Geode ring, 'membership', or SWIM, "
+                       "'swim'); ") +
                model + " has no joins");
+}
+
+// SWIM's churn state (models/swim/memory_bound.h, swim_churn_bytes), on the churn entry.
+void add_swim_churn_memory(Scenario& s) {
+  if (s.family != ArmFamily::swim || !s.faults.churn || !s.swim) return;
+  const faults::ChurnProcess& ch = *s.faults.churn;
+  const double n = double(s.top.nodes.count);
+  const double ticks = std::floor(std::min(s.top.horizon_s, 1e9) * 1e9 /
+                                  double(s.swim->probe_interval.count_ns()));
+  const double spare = double(ch.spare.size());
+  const double slots = double(ch.nodes.size() + ch.spare.size());
+  scenario::add_memory(
+      s.cost, "$.faults[" + std::to_string(s.faults.churn_entry) + "]",
+      swim::swim_churn_bytes(n, ticks, spare, slots),
+      "SWIM churn: " + std::to_string(ch.spare.size()) + " spare slots (explicit probe orders, " +
+          "4 B x n + 5.2 kB per member, and 64 B x spare per member) + " +
+          std::to_string(ch.nodes.size() + ch.spare.size()) +
+          " joining slots x (64 B x n + 2.5 kB), n = " + std::to_string(s.top.nodes.count));
 }
 
 // The largest mean one-way delay of any link, in seconds (default latency and overrides); a
@@ -349,6 +370,7 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
 
   if (diag.ok()) choose_arms(*s, sections, diag);
   if (diag.ok() && s->faults.churn) check_churn_model(*s, diag);
+  if (diag.ok()) add_swim_churn_memory(*s);
   if (diag.ok()) finish_cost_estimate(*s, diag);
 
   for (const auto& p : diag.problems) out.problems.push_back(prefixed(source_name, p.str()));

@@ -36,9 +36,11 @@ namespace {
 struct Models {
   std::vector<std::unique_ptr<Model>> owned;
   std::function<json()> metrics;  // {arm: {...}} for the plan's arms
-  // The model that runs churn (sim/faults/churn.h): the Geode ring of the membership family;
-  // the loader rejects churn for every other family.
-  geode::GeodeModel* churn_model = nullptr;
+  // The model that runs churn (sim/faults/churn.h): the Geode ring of the membership family or
+  // SWIM; the loader rejects churn for every other family. enable_churn registers its churn
+  // metrics (and Geode's leave request type).
+  faults::ChurnParticipant* churn_model = nullptr;
+  std::function<void()> enable_churn;
 };
 
 Models build_models(const Scenario& s, World& world, const SimulationPlan& plan) {
@@ -75,6 +77,7 @@ Models build_models(const Scenario& s, World& world, const SimulationPlan& plan)
       auto g = std::make_unique<geode::GeodeModel>(world, *s.membership, plan.arm_index);
       Model* g_ptr = g.get();
       m.churn_model = g.get();
+      m.enable_churn = [g_ptr = g.get()] { g_ptr->enable_churn(); };
       m.owned.push_back(std::move(g));
       const std::string arm = plan.arms.front();
       m.metrics = [g_ptr, arm] { return json{{arm, g_ptr->metrics()}}; };
@@ -83,6 +86,8 @@ Models build_models(const Scenario& s, World& world, const SimulationPlan& plan)
     case ArmFamily::swim: {
       auto sw = std::make_unique<swim::SwimModel>(world, *s.swim, plan.arm_index);
       Model* sw_ptr = sw.get();
+      m.churn_model = sw.get();
+      m.enable_churn = [sw_raw = sw.get()] { sw_raw->enable_churn(); };
       m.owned.push_back(std::move(sw));
       const std::string arm = plan.arms.front();
       m.metrics = [sw_ptr, arm] { return json{{arm, sw_ptr->metrics()}}; };
@@ -156,7 +161,7 @@ SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
   faults::FaultInjector injector(world, s.faults);
   Models models = build_models(s, world, plan);
   if (s.faults.churn && models.churn_model != nullptr) {
-    models.churn_model->enable_churn();
+    models.enable_churn();
     injector.set_churn_participant(models.churn_model);
   }
   injector.start();

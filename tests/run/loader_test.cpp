@@ -324,3 +324,35 @@ TEST(DirectoryOf, ParentOrDot) {
 
 }  // namespace
 }  // namespace fdsim::run
+
+namespace fdsim::run {
+namespace {
+
+// SWIM runs churn (memberlist's Join and Leave; it was refused before), and its spare slots
+// count in the memory estimate (models/swim/memory_bound.h, swim_churn_bytes): 5 000 members
+// over 20 s, so without churn no probe order materializes; one spare slot makes every order
+// explicit from t = 0, 4 B x 5 000 + 5.2 kB per member, plus 64 B per member for the spare's
+// unknown view entry, and one more joining slot (64 B x 5 000 + 2.5 kB):
+// 5 000 x 25 200 + 5 000 x 64 + 322 500 = 126 642 500 B more than the same churn without it.
+TEST(Loader, SwimChurnIsAcceptedAndItsSpareSlotsCountInTheMemoryEstimate) {
+  const auto scenario = [](bool spare) {
+    json churn = {{"kind", "churn"}, {"nodes", {1, 2}}, {"mean_session_s", 1e6}};
+    if (spare) churn["spare_nodes"] = {4999};
+    return json{{"name", "swim-churn"},
+                {"seed", 1},
+                {"horizon_s", 20},
+                {"nodes", {{"count", 5000}}},
+                {"network", {{"latency", {{"model", "constant"}, {"ms", 1}}}}},
+                {"faults", json::array({churn})},
+                {"swim", json::object()}};
+  };
+  const LoadResult without = load_scenario_json(scenario(false), "x.json", ".");
+  const LoadResult with = load_scenario_json(scenario(true), "x.json", ".");
+  ASSERT_TRUE(without.problems.empty()) << without.problems.front();
+  ASSERT_TRUE(with.problems.empty()) << with.problems.front();
+  EXPECT_NEAR(with.scenario->cost.memory_bytes - without.scenario->cost.memory_bytes,
+              126642500.0, 100.0);
+}
+
+}  // namespace
+}  // namespace fdsim::run
