@@ -102,9 +102,8 @@ void Member::on_leave_request(const MemberId& from, const MemberId& leaving) {
 
 void Member::consider_take_over(const MemberId& removed) {
   if (!participating() || is_coordinator()) return;
-  std::vector<MemberId> gone(removal_requested_.begin(), removal_requested_.end());
-  gone.insert(gone.end(), left_.begin(), left_.end());  // leftMembers (GMSJoinLeave ~671, ~743)
-  if (coordinator_of(without(view_->members, gone), shared_.roles) == me_)
+  // The view without removed and left members (leftMembers: GMSJoinLeave ~671, ~743).
+  if (coordinator_without(view_->members, {&removal_requested_, &left_}, shared_.roles) == me_)
     become_coordinator(removed);
 }
 

@@ -85,6 +85,35 @@ TEST(GeodeConnections, HostCrashAndPauseGiveNoEof) {
   }
 }
 
+TEST(GeodeConnections, HostCrashConnectsTimeOutInsteadOfBeingRefused) {
+  // crash_kind "host": the machine is down, nothing answers a connect with a reset, so each
+  // TCP attempt of a check hangs until its timeout M (doTCPCheckMember's connect). The
+  // coordinator's final check of m4 is then one attempt that times out at start + M; a
+  // process crash (the host's kernel refuses the connect) takes an attempt every R + 2d
+  // until start + M.
+  for (const bool host : {true, false}) {
+    GeodeConfig c = conn_config();
+    c.crash_is_host = host;
+    c.peer_connections = false;  // only the ring detects
+    Harness h(c);
+    h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+    h.run_until_s(8);
+    const auto fc = h.first("final_check_start", 0, [](const json& r) { return about(r, "suspect", 4); });
+    ASSERT_TRUE(fc) << host;
+    const auto res = h.first("tcp_check_result", 0, [](const json& r) { return about(r, "suspect", 4); });
+    ASSERT_TRUE(res) << host;
+    if (host) {
+      EXPECT_EQ((*res)["outcome"], "timed_out");
+      EXPECT_EQ((*res)["attempt"], 1);
+      EXPECT_EQ(Harness::time_of(*res), Harness::time_of(*fc) + c.member_timeout);
+    } else {
+      EXPECT_EQ((*res)["outcome"], "refused");
+      EXPECT_EQ((*res)["attempt"], 11);  // the 10th ends at 2d + 9 (R + 2d) = 920 ms < M
+    }
+    EXPECT_TRUE(removal_after(h, 4, at_ms(2000))) << host;
+  }
+}
+
 TEST(GeodeConnections, UnreachableSendErrorStartsFinalCheck) {
   // m4's host is unreachable: the first membership datagram sent to it after the crash (a
   // heartbeat from m5 or m6, its ring successors, within M/2) fails at the sender, which
