@@ -63,12 +63,17 @@ void Member::send(Msg m, const MemberId& to, size_t ids,
     fn(dst);
   };
   net::Network& net = shared_.world.net;
-  if (source_rules() && shared_.config.unreachable_send_errors &&
-      shared_.world.hosts.is_crashed(to.node)) {
-    // The datagram cannot leave (host unreachable): the transport's IOException reaches
-    // JGroupsMessenger.handleJGroupsIOException. Handled as its own event at this instant,
-    // not inside the caller's loop over recipients.
-    after(Duration::zero(), shared_.kinds.send_error, [this, to] { on_send_error(to); });
+  if (send_fails(to)) {
+    // The datagram cannot leave: the transport's IOException reaches
+    // JGroupsMessenger.handleJGroupsIOException on the sending thread (Transport.java:54-75,
+    // 82-100; every membership message is DONT_BUNDLE, JGroupsMessenger.java:1014, so the
+    // caller's thread sends it). The Heart thread's heartbeats block on the final check
+    // (heart_round); any other sender's check runs as its own event at this instant, not
+    // inside the caller's loop over recipients (the model does not block those threads).
+    if (heart_sending_)
+      heart_send_failed_ = true;
+    else
+      after(Duration::zero(), shared_.kinds.send_error, [this, to] { on_send_error(to); });
   }
   const bool reliable = msg_reliable(m) || (reliable_reply && source_rules());
   if (!reliable) {
@@ -81,6 +86,16 @@ void Member::send(Msg m, const MemberId& to, size_t ids,
 }
 
 bool Member::sick() const { return shared_.world.hosts.is_sick(node_); }
+
+bool Member::send_fails(const MemberId& to) const {
+  // unreachable_send_errors: a datagram to an unreachable host fails at the sender: the host
+  // is down (crash_kind "host"; a dead process on a live host gives no error, an unconnected
+  // UDP socket ignores ICMP port-unreachable) or cut off by a partition (EHOSTUNREACH after
+  // a failed ARP resolution, EPERM from a local firewall rule).
+  if (!source_rules() || !shared_.config.unreachable_send_errors) return false;
+  return (shared_.config.crash_is_host && shared_.world.hosts.is_crashed(to.node)) ||
+         shared_.world.net.cut(node_, to.node);
+}
 
 // --- Lifecycle. ---
 
@@ -250,25 +265,41 @@ void Member::on_app_message(const MemberId& from) {
 }
 
 void Member::heartbeat_loop() {
-  send_heartbeats();
+  // GMSHealthMonitor.Heart.sendPeriodicHeartbeats (GMSHealthMonitor.java:1508-1539): sleep,
+  // then one round of heartbeats (sendHeartbeats, ~1541-1588: the coordinator, then the
+  // predecessors). Here the round comes first and the sleep follows it (the first round is
+  // scheduled one period after the start).
+  heart_round({}, 0, 0);
+}
+
+void Member::heart_round(std::vector<MemberId> targets, size_t next, uint64_t seq) {
+  if (next == 0) {
+    targets.clear();
+    if (participating()) targets = heartbeat_targets(*view_, me_, shared_.config.heartbeat_predecessors);
+    if (!targets.empty()) seq = heartbeat_seq_++;
+  }
+  for (size_t i = next; i < targets.size(); ++i) {
+    const MemberId t = targets[i];
+    if (!participating() || !in_view(t)) continue;
+    heart_sending_ = true;
+    heart_send_failed_ = false;
+    send(Msg::heartbeat, t, 0, [from = me_, seq, sent = now()](Member& d) {
+      d.on_heartbeat(from, kPeriodic, seq, sent);
+    });
+    heart_sending_ = false;
+    if (heart_send_failed_ && !final_checking(t)) {
+      // handleJGroupsIOException -> checkIfAvailable(t, reason, true) runs on the Heart
+      // thread: the rest of the round, and the next sleep, wait for the final check.
+      trace("send_error", {{"to", t.node}, {"blocks", "heart"}});
+      start_final_check(t, me_, [this, targets, i, seq] { heart_round(targets, i + 1, seq); });
+      if (final_checking(t)) return;  // blocked until the check ends
+    }
+  }
   Duration sleep = shared_.config.heartbeat_period;
   if (shared_.config.send_jitter_max > Duration::zero())
     sleep += Duration::from_ms(stream(jitter_rng_, "geode.jitter")
                                    .uniform(0.0, shared_.config.send_jitter_max.millis()));
   after(sleep, shared_.kinds.heartbeat, [this] { heartbeat_loop(); });
-}
-
-void Member::send_heartbeats() {
-  if (!participating()) return;
-  const std::vector<MemberId> targets =
-      heartbeat_targets(*view_, me_, shared_.config.heartbeat_predecessors);
-  if (targets.empty()) return;
-  const uint64_t seq = heartbeat_seq_++;
-  const SimTime sent = now();
-  for (const MemberId& t : targets)
-    send(Msg::heartbeat, t, 0, [from = me_, seq, sent](Member& d) {
-      d.on_heartbeat(from, kPeriodic, seq, sent);
-    });
 }
 
 void Member::on_heartbeat(const MemberId& from, int64_t request_id, uint64_t seq,

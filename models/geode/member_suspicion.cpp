@@ -92,12 +92,16 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
     for (const MemberId& s : recorded) start_final_check(s, from);
 }
 
-void Member::start_final_check(const MemberId& suspect, const MemberId& initiator) {
+void Member::start_final_check(const MemberId& suspect, const MemberId& initiator,
+                               std::function<void()> then) {
   if (!participating() || suspect == me_ || !in_view(suspect) || final_checking(suspect)) return;
   if (removal_requested_.count(suspect)) return;  // already being removed
   trace("final_check_start", {{"suspect", suspect.node}, {"initiator", initiator.node}});
   run_availability_check(suspect, true,
-                         [this, suspect](bool passed) { final_check_done(suspect, passed); });
+                         [this, suspect, then = std::move(then)](bool passed) {
+                           final_check_done(suspect, passed);
+                           if (then) then();
+                         });
 }
 
 void Member::member_suspected(const MemberId& m) {

@@ -142,6 +142,66 @@ TEST(GeodeConnections, UnreachableSendErrorStartsFinalCheck) {
   EXPECT_FALSE(g.first("send_error"));
 }
 
+TEST(GeodeConnections, ProcessCrashGivesNoSendError) {
+  // A dead process on a live host: the datagram leaves, the host's kernel drops it (an
+  // unconnected UDP socket reports no ICMP port-unreachable), so no send error, only the
+  // ring (and the EOF path, off here) detects m4.
+  GeodeConfig c = conn_config();
+  c.unreachable_send_errors = true;
+  c.crash_is_host = false;
+  c.peer_connections = false;
+  Harness h(c);
+  h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+  h.run_until_s(8);
+  EXPECT_FALSE(h.first("send_error"));
+  EXPECT_TRUE(removal_after(h, 4, at_ms(2000)));
+}
+
+TEST(GeodeConnections, SendErrorBlocksTheHeartbeatThread) {
+  // m5's Heart thread sends to the coordinator m0, then to its predecessors m4 and m3. m4's
+  // host is down: the heartbeat to m4 fails on the Heart thread, whose final check of m4
+  // (one connect that times out after M: the host sends no reset) blocks the thread, so the
+  // heartbeat to m3 of that round leaves exactly M later, and the next round after that.
+  GeodeConfig c = conn_config();
+  c.unreachable_send_errors = true;
+  c.crash_is_host = true;
+  Harness h(c);
+  h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+  h.run_until_s(6);
+  const auto err = h.first("send_error", 5, [](const json& r) { return r["to"] == 4; });
+  ASSERT_TRUE(err);
+  const SimTime t_err = Harness::time_of(*err);
+  EXPECT_LE(t_err, at_ms(2000) + h.cfg.heartbeat_period);
+  const auto to_m3 = h.first("send", 5, [&](const json& r) {
+    return r["msg"] == "geode.heartbeat" && r["to"] == 3 && Harness::time_of(r) >= t_err;
+  });
+  ASSERT_TRUE(to_m3);
+  EXPECT_EQ(Harness::time_of(*to_m3), t_err + h.cfg.member_timeout);
+  // Nothing else leaves the Heart thread in between: no heartbeat from m5 to m0 either.
+  EXPECT_FALSE(h.first("send", 5, [&](const json& r) {
+    return r["msg"] == "geode.heartbeat" && r["to"] == 0 && Harness::time_of(r) > t_err &&
+           Harness::time_of(r) < t_err + h.cfg.member_timeout;
+  }));
+}
+
+TEST(GeodeConnections, PartitionGivesSendErrors) {
+  // With unreachable_send_errors, a membership datagram across a partition fails at the
+  // sender (EHOSTUNREACH / EPERM) and starts a final check at once; without the option, or
+  // before this rule, a partition stalls silently.
+  for (const bool errors : {true, false}) {
+    GeodeConfig c = conn_config();
+    c.unreachable_send_errors = errors;
+    Harness h(c);
+    h.at(at_ms(2000), [&] { h.net.add_partition({6}, {}, /*one_way=*/false); });
+    h.run_until_s(4);
+    const auto err = h.first("send_error");
+    EXPECT_EQ(bool(err), errors);
+    if (errors) {
+      EXPECT_LE(Harness::time_of(*err), at_ms(2000) + h.cfg.heartbeat_period);
+    }
+  }
+}
+
 TEST(GeodeReconnect, ForcedOutMemberRejoinsWithNewIdentity) {
   // m3 is told it is removed at 1 s; it waits max(max_wait_time_reconnect = 0, 4 M) = 4 s and
   // re-joins as a new identity; its old identity is removed by failure detection.
