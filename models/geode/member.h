@@ -276,6 +276,8 @@ class Member {
   // Auto-reconnect (InternalDistributedSystem.reconnect, IDS.java:2471-2560): after
   // reconnect_wait() a disconnected member re-joins with a new identity.
   void reconnect();
+  // A reconnect attempt that no view admitted within join_timeout: wait and try again.
+  void reconnect_attempt_failed();
   // A process crash closes this member's outbound connections: each live receiver gets EOF
   // one latency later (not across a partition).
   void close_connections_on_crash();
@@ -315,6 +317,7 @@ class Member {
   SimTime xmit_anchor_;
   bool xmit_scheduled_ = false;
 
+  bool leaving_ = false;            // a graceful leave is under way (churn)
   bool heart_sending_ = false;     // the Heart thread's send is in progress
   bool heart_send_failed_ = false;  // and it failed (send_fails)
   std::set<MemberId> peers_out_;  // outbound application connections (peer_connections)

@@ -3,6 +3,8 @@
 // m0 and m1 (m0 coordinates).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/geode/harness.h"
 
 namespace fdsim::geode::test {
@@ -11,6 +13,7 @@ namespace {
 GeodeConfig conn_config(size_t n = 7) {
   GeodeConfig c = config(Profile::current, n);
   c.locators = {0, 1};
+  c.peer_connections = true;  // the current profile's default
   return c;
 }
 
@@ -33,7 +36,7 @@ TEST(GeodeConnections, ProcessCrashEofStartsVerifyMember) {
   // check removes m4 after M: about M + collection instead of a neighbour check first.
   GeodeConfig c = conn_config();
   c.app_messages_per_s = 20;
-  ASSERT_TRUE(c.peer_connections);  // the current profile's default
+  ASSERT_TRUE(GeodeConfig::defaults(Profile::current, c.member_timeout, 7).peer_connections);
   Harness h(c);
   h.at(at_ms(2000), [&] {
     ASSERT_FALSE(h.m(4).connected_peers().empty());
@@ -200,6 +203,91 @@ TEST(GeodeConnections, PartitionGivesSendErrors) {
       EXPECT_LE(Harness::time_of(*err), at_ms(2000) + h.cfg.heartbeat_period);
     }
   }
+}
+
+TEST(GeodeConnections, LaterJoinersHoldStartUpConnectionsWithoutAppTraffic) {
+  // No application traffic: every member admitted after m4 (m5, m6: later in view order)
+  // holds m4's shared unordered connection (m4's replies to their StartupMessages), so m4's
+  // process crash gives them EOF one latency later; m0..m3 joined before m4 and hold none.
+  GeodeConfig c = conn_config();
+  ASSERT_EQ(c.app_messages_per_s, 0.0);
+  Harness h(c);
+  h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+  h.run_until_s(6);
+  std::set<NodeId> told;
+  for (const json& r : h.records("connection_lost")) {
+    if (r["peer"] != 4) continue;
+    told.insert(r["node"].get<NodeId>());
+    EXPECT_EQ(Harness::time_of(r), at_ms(2001));
+  }
+  EXPECT_EQ(told, (std::set<NodeId>{5, 6}));
+}
+
+TEST(GeodeConnections, AppRequestersHoldTheReplyConnection) {
+  // An application message is a request answered over the receiver's shared unordered
+  // connection: when m6 (the last joiner: no start-up connections from it) dies, exactly the
+  // members that had sent m6 requests see EOF, not the members m6 had sent to.
+  GeodeConfig c = conn_config();
+  c.app_messages_per_s = 1;
+  Harness h(c);
+  h.at(at_ms(3000), [&] { h.hosts.crash(6); });
+  h.run_until_s(4);
+  std::set<NodeId> requesters, receivers, told;
+  for (const json& r : h.records("recv")) {
+    if (r["msg"] != "geode.app_message" || Harness::time_of(r) >= at_ms(3000)) continue;
+    if (r["to"] == 6) requesters.insert(r["from"].get<NodeId>());
+    if (r["from"] == 6) receivers.insert(r["to"].get<NodeId>());
+  }
+  for (const json& r : h.records("connection_lost"))
+    if (r["peer"] == 6) told.insert(r["node"].get<NodeId>());
+  ASSERT_FALSE(requesters.empty());
+  ASSERT_NE(requesters, receivers);  // the run tells the two directions apart
+  EXPECT_EQ(told, requesters);
+}
+
+TEST(GeodeConnections, GracefulLeaveGivesNoSuspicionOnItsConnections) {
+  // A churn leave: m4 sent ShutdownMessage over its connections before closing them, so the
+  // EOF of its connections makes no one verify it (GMSMembership.suspectMember skips
+  // members shutting down); with application traffic and start-up connections both present.
+  GeodeConfig c = conn_config();
+  c.app_messages_per_s = 20;
+  Harness h(c);
+  h.at(at_ms(2000), [&] {
+    h.m(4).leave();
+    h.hosts.crash(4);
+  });
+  h.run_until_s(6);
+  EXPECT_FALSE(h.first("connection_lost"));
+  EXPECT_FALSE(h.first("availability_check_start", std::nullopt,
+                       [](const json& r) { return about(r, "suspect", 4); }));
+  EXPECT_TRUE(removal_after(h, 4, at_ms(2000)));
+}
+
+TEST(GeodeReconnect, AttemptGivesUpAfterJoinTimeoutThenWaitsAgain) {
+  // m3 is removed at 1 s and cut off from everyone: its reconnect at 1 + 4 M = 5 s sends a
+  // JoinRequest every M that nobody answers; after join_timeout (24 s) the attempt gives up
+  // (GMSJoinLeave.join throws, InternalDistributedSystem.reconnect continues), the member
+  // waits max(max_wait_time_reconnect, 4 M) = 4 s without sending, and tries again at 33 s.
+  GeodeConfig c = conn_config();
+  c.max_wait_time_reconnect = Duration::zero();
+  ASSERT_EQ(c.join_timeout, Duration::ms(24000));
+  Harness h(c);
+  h.at(at_ms(1000), [&] {
+    h.net.add_partition({3}, {}, /*one_way=*/false);
+    h.m(3).on_remove_member(mid(0), mid(3));
+  });
+  h.run_until_s(40);
+  const auto rc = h.records("reconnect", 3);
+  ASSERT_GE(rc.size(), 2u);
+  EXPECT_EQ(Harness::time_of(rc[0]), at_ms(5000));
+  EXPECT_EQ(Harness::time_of(rc[1]), at_ms(33000));
+  const auto failed = h.first("reconnect_attempt_failed", 3);
+  ASSERT_TRUE(failed);
+  EXPECT_EQ(Harness::time_of(*failed), at_ms(29000));
+  EXPECT_FALSE(h.first("send", 3, [](const json& r) {
+    return r["msg"] == "geode.join_request" && Harness::time_of(r) > at_ms(29000) &&
+           Harness::time_of(r) < at_ms(33000);
+  }));
 }
 
 TEST(GeodeReconnect, ForcedOutMemberRejoinsWithNewIdentity) {
