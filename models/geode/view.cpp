@@ -66,6 +66,10 @@ View make_view(int64_t id, std::vector<MemberId> members, const Roles& roles) {
                    [&](uint32_t a, uint32_t b) { return v.members[a] < v.members[b]; });
   v.lead = lead_member(v, roles);
   v.weight = view_weight(v, roles);  // from scratch: weighed_with is not set yet
+  v.some_preferred = roles.partition_detection && roles.any_locator();
+  if (v.some_preferred)
+    for (size_t i = 0; i < v.members.size(); ++i)
+      if (roles.preferred(v.members[i].node)) v.preferred_at.push_back(uint32_t(i));
   v.weighed_with = &roles;
   return v;
 }

@@ -53,6 +53,11 @@ struct View {
   const Roles* weighed_with = nullptr;
   int64_t weight = 0;
   std::optional<MemberId> lead;
+  // Positions of the preferred coordinators in `members` (view order), under weighed_with,
+  // when only some members are preferred (locators with partition detection); the suspicion
+  // fan-out reads them instead of scanning the view.
+  bool some_preferred = false;
+  std::vector<uint32_t> preferred_at;
 
   size_t size() const { return members.size(); }
   bool contains(const MemberId& m) const { return index_of(m).has_value(); }
