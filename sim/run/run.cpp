@@ -60,9 +60,9 @@ json budget_stats(const Scenario& s) {
   const BudgetLimits b = simulation_budget(s);
   const BudgetEstimate e = simulation_estimate(s);
   return {{"memory_bytes", finite(b.memory_bytes)},
-          {"work_units", finite(b.work_units)},
+          {"work_count", finite(b.work_units)},
           {"estimated_memory_bytes", finite(e.memory_bytes)},
-          {"estimated_events", finite(e.work_units)}};
+          {"estimated_events_count", finite(e.work_units)}};
 }
 
 }  // namespace
@@ -164,7 +164,7 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
                             sim.wall_s > 0 ? double(sim.events_dispatched) / sim.wall_s : 0.0},
                            {"events_per_cpu_s",
                             sim.cpu_s > 0 ? double(sim.events_dispatched) / sim.cpu_s : 0.0},
-                           {"work_units", sim.work_units},
+                           {"work_count", sim.work_units},
                            {"peak_heap_bytes", sim.peak_heap_bytes}});
     }
     if (options.progress) options.progress(total_s, total_s);

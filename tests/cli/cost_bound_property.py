@@ -4,12 +4,12 @@
 Random valid scenarios of every model and every stressor (each shipped example scenario,
 resized at random: node count, horizon, seed, loss, and the stressors it already has), each small
 enough to run in about a second, are run with `fdsim run --stdout`; for every simulation the
-result's run_stats give what it really used (`simulations[].work_units`: events plus the work
+result's run_stats give what it really used (`simulations[].work_count`: events plus the work
 charged inside events; `simulations[].peak_heap_bytes`: the heap it held at its peak) and what
-validation estimated (`budget.estimated_events`, `budget.estimated_memory_bytes`). The property
+validation estimated (`budget.estimated_events_count`, `budget.estimated_memory_bytes`). The property
 (docs/scenario-format.md, "Cost estimate"):
 
-    work_units      <= estimated_events
+    work_count      <= estimated_events_count
     peak_heap_bytes <= estimated_memory_bytes + MEMORY_CONSTANT_BYTES
 
 It prints the distribution of actual / estimate (min, median, 90th percentile, max, per model)
@@ -187,15 +187,15 @@ def main():
                 stats = r["run_stats"]
                 est = stats["budget"]
                 for sim in stats["simulations"]:
-                    ev = sim["work_units"] / max(1.0, est["estimated_events"] or 0.0)
+                    ev = sim["work_count"] / max(1.0, est["estimated_events_count"] or 0.0)
                     mem_est = est["estimated_memory_bytes"] or 0.0
                     heap = sim["peak_heap_bytes"]
                     mr = heap / max(1.0, mem_est) if heap >= 0 else float("nan")
                     ratios.setdefault(model_of(doc), []).append((ev, mr))
                     why = []
-                    if sim["work_units"] > (est["estimated_events"] or 0.0):
-                        why.append(f"work {sim['work_units']:.4g} > estimated events "
-                                   f"{est['estimated_events']:.4g}")
+                    if sim["work_count"] > (est["estimated_events_count"] or 0.0):
+                        why.append(f"work {sim['work_count']:.4g} > estimated events "
+                                   f"{est['estimated_events_count']:.4g}")
                     if heap >= 0 and heap > mem_est + MEMORY_CONSTANT_BYTES:
                         why.append(f"peak heap {heap:.4g} B > estimate {mem_est:.4g} B + "
                                    f"{MEMORY_CONSTANT_BYTES} B")
