@@ -736,11 +736,13 @@ study_geode() {
 
 # SWIM: Lifeguard on/off and the Geode ring under pauses and loss (65 s of CPU, measured).
 study_swim() {
-  "$py" results/swim/study.py --fdsim "$fdsim" --work "$work/swim"
-  # The Lifeguard paper's experiment with starved members (issue 27; 16 s of CPU, measured).
-  "$py" results/swim/lifeguard-paper/study.py --fdsim "$fdsim" --work "$work/swim-lifeguard-paper"
-  "$py" results/swim/lifeguard-paper/study.py --fdsim "$fdsim" --timers on_time \
-    --work "$work/swim-lifeguard-paper-on-time"
+  PYTHONPATH=analysis "$py" -m fdsim_analysis.studies.swim_tradeoff --fdsim "$fdsim" \
+    --work "$work/swim"
+  # The Lifeguard paper's experiment with starved members (16 s of CPU, measured).
+  PYTHONPATH=analysis "$py" -m fdsim_analysis.studies.swim_lifeguard_paper --fdsim "$fdsim" \
+    --work "$work/swim-lifeguard-paper"
+  PYTHONPATH=analysis "$py" -m fdsim_analysis.studies.swim_lifeguard_paper --fdsim "$fdsim" \
+    --timers on_time --work "$work/swim-lifeguard-paper-on-time"
 }
 
 # SWIM against the real hashicorp/memberlist library (about 35 min of wall time: the library
