@@ -2,7 +2,7 @@
 
 Contract: REPO_ROOT is the checkout this package lies in (analysis/fdsim_analysis/studies/ is
 three levels below it). The studies' defaults (the fdsim binary build/fdsim, the declarations
-scenarios/studies/declared/, the outputs results/) are relative to it; an installed copy of the
+studies/, the outputs results/) are relative to it; an installed copy of the
 package has no checkout, and its callers pass every path explicitly.
 """
 
