@@ -200,10 +200,8 @@ class RepositoryLayout(unittest.TestCase):
         if files is None:
             self.skipTest("not a git checkout")
         outs = [runner.load_study(n)["out"] for n in runner.study_names()]
-        # The JGroups comparison (validation/jgroups/compare.py) is run by its own test,
-        # jgroups.library_quick, and by hand; results/README.md is the index.
+        # results/README.md is the index.
         unowned = [f for f in files if f != "results/README.md"
-                   and not f.startswith("results/validation/jgroups/")
                    and not any(f.startswith(o + "/") for o in outs)]
         self.assertEqual(unowned, [])
 
