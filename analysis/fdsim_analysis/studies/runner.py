@@ -7,7 +7,7 @@ studies (studies/<study>.json, format in declaration.py).
   blocks of the READMEs there.
 - --check: the same into a temporary copy of the committed results folder; then every file the
   study declares (sweep copies, step outputs, documents) must be byte-identical to the committed
-  one (a sweep.json up to its fdsim_git_revision, the only field that names the checkout), and
+  one (a sweep.json up to its git revision and run ids, which name the build: _plan_identity), and
   every committed file of the folder must be declared. Exit 1 on any difference.
 - --check --small: the reduced check, for the test suite: each sweep reruns what its "check"
   says (all of it, some points whose rows of the committed aggregate must come out identical,
@@ -148,6 +148,18 @@ def compare_points(reduced_csv, committed_csv, points):
             f"first: {','.join(diff[0])})"]
 
 
+def _plan_identity(plan):
+    """A sweep plan without what names the build rather than the study: the git revision of
+    the checkout, and the run ids, which hash each point's resolved scenario (so a default
+    added to the scenario format by a newer fdsim changes them; the runs' results, compared
+    through the aggregate and the tables, are what must not change)."""
+    plan = dict(plan)
+    plan.pop("fdsim_git_revision", None)
+    plan["points"] = [{k: v for k, v in p.items() if k != "run_ids"}
+                      for p in plan.get("points", [])]
+    return plan
+
+
 def _same(path_new, path_old):
     if os.path.basename(path_old).endswith("sweep.json"):
         try:
@@ -157,9 +169,7 @@ def _same(path_new, path_old):
                 b = json.load(f)
         except (OSError, json.JSONDecodeError):
             return False
-        a.pop("fdsim_git_revision", None)
-        b.pop("fdsim_git_revision", None)
-        return a == b
+        return _plan_identity(a) == _plan_identity(b)
     with open(path_new, "rb") as f:
         a = f.read()
     with open(path_old, "rb") as f:
