@@ -3,6 +3,7 @@ table helpers, the flagship's terminal summary, and the repository rules the lay
 (results/ holds outputs only; scripts/ has no program in a heredoc; every study is declared)."""
 
 import csv
+import io
 import json
 import os
 import re
@@ -126,6 +127,68 @@ class ReducedSweep(unittest.TestCase):
         self.assertIn("differ (2 rows", found[0])
         wrong_head = self.write_csv("head.csv", [["point", "arm", "metric", "sd"]])
         self.assertIn("header differs", runner.compare_points(wrong_head, full, [0])[0])
+
+
+class CheckMode(unittest.TestCase):
+    """run_study --check on a study with no sweep (so no fdsim binary is needed): a README whose
+    generated block is filled from a committed table."""
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp()
+        self.saved = runner.REPO_ROOT, runner.DECLARED
+        runner.REPO_ROOT = self.root
+        runner.DECLARED = os.path.join(self.root, "studies")
+        os.makedirs(runner.DECLARED)
+        self.out = os.path.join(self.root, "results", "s")
+        os.makedirs(self.out)
+        with open(os.path.join(runner.DECLARED, "s.json"), "w") as f:
+            json.dump({"study": "s", "description": "d", "out": "results/s",
+                       "steps": [{"step": "readme-block", "readme": "README.md",
+                                  "block": "t", "source": "table.md"}],
+                       "documents": ["README.md"], "inputs": ["table.md"],
+                       "inputs_why": "a fixture"}, f)
+        self.put("table.md", "| a |\n|---|\n| 1 |\n")
+        self.put("README.md", "x\n<!-- BEGIN t -->\n| a |\n|---|\n| 1 |\n<!-- END t -->\n")
+
+    def tearDown(self):
+        runner.REPO_ROOT, runner.DECLARED = self.saved
+        shutil.rmtree(self.root)
+
+    def put(self, name, text):
+        with open(os.path.join(self.out, name), "w") as f:
+            f.write(text)
+
+    def read(self, name):
+        with open(os.path.join(self.out, name)) as f:
+            return f.read()
+
+    def check(self):
+        err = io.StringIO()
+        status, _, notes = runner.run_study("s", "/nonexistent/fdsim", 1,
+                                            os.path.join(self.root, "work"), "python3",
+                                            check=True, small=True, err=err)
+        return status, err.getvalue(), notes
+
+    def test_identical_committed_files_pass_and_leave_the_checkout_alone(self):
+        before = self.read("README.md")
+        status, err, notes = self.check()
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("1 files identical to the committed ones", notes)
+        self.assertEqual(self.read("README.md"), before)
+
+    def test_a_stale_generated_block_is_reported(self):
+        self.put("table.md", "| a |\n|---|\n| 2 |\n")
+        status, err, _ = self.check()
+        self.assertEqual(status, 1)
+        self.assertIn("results/s/README.md: regenerated file DIFFERS", err)
+        # The committed README keeps its stale block: --check never writes into results/.
+        self.assertIn("| 1 |", self.read("README.md"))
+
+    def test_a_committed_file_no_step_makes_is_reported(self):
+        self.put("orphan.csv", "x\n")
+        status, err, _ = self.check()
+        self.assertEqual(status, 1)
+        self.assertIn("results/s/orphan.csv: committed, but no step of the study makes it", err)
 
 
 class TableHelpers(unittest.TestCase):
