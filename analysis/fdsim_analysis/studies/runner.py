@@ -202,7 +202,7 @@ def run_study(name, fdsim, jobs, work_root, python, check, small, out=None, err=
     if check:
         tmp = tempfile.mkdtemp(prefix=f"fdsim-check-{name}-")
         work = os.path.join(tmp, "work")
-        target = os.path.join(tmp, "out")
+        target = os.path.join(tmp, os.path.basename(os.path.normpath(committed)))
         shutil.copytree(committed, target)
     else:
         target = out or committed

@@ -47,8 +47,9 @@ def readme_block(ctx, readme, block, source):
         fill(_in_out(ctx, readme), block, f.read())
 
 
-def paper_step(ctx, results, readme, prefix):
-    paper_tables.paper(_in_out(ctx, results), _in_out(ctx, readme), prefix)
+def paper_step(ctx, results, readme, prefix, name):
+    """name: the study's name in the tables' titles."""
+    paper_tables.paper(_in_out(ctx, results), _in_out(ctx, readme), prefix, name)
 
 
 def paper_figures(ctx, results):
