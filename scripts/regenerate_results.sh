@@ -27,7 +27,7 @@ for a in "$@"; do
     --check-small) args+=(--check --small all) ;;
     swim) args+=(swim swim-lifeguard-paper) ;;
     geode) args+=(geode geode-connections geode-source-rules) ;;
-    -h|--help) sed -n 2,21p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
     -*) echo "regenerate_results: unknown option '$a' (options: --check-small, --help)" >&2
         exit 2 ;;
     *) args+=("$a") ;;
