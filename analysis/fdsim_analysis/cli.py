@@ -221,6 +221,8 @@ def build_parser():
     _add_figure_output(p, "geode_gc_false_removals")
 
     add_study_parser(sub)
+    from .studies.runner import add_parser as add_regenerate_parser
+    add_regenerate_parser(sub)
     return parser
 
 
@@ -372,6 +374,9 @@ def run(argv, out=None, err=None):
         _save(fig, args, out, notes)
     elif args.command == "study":
         run_study(args, out, notes)
+    elif args.command == "regenerate":
+        from .studies.runner import main as regenerate_main
+        return regenerate_main(args, out, err)
     _print_notes(notes, err)
     return 0
 

@@ -1,7 +1,7 @@
-#!/usr/bin/python3
 """SWIM with and without Lifeguard against the Geode ring: false removals against removal time.
 
-  results/swim/study.py [--fdsim build/fdsim] [--reps 40] [--work DIR] [--tables-only]
+  python3 -m fdsim_analysis.studies.swim_tradeoff [--fdsim build/fdsim] [--reps 40] [--work DIR]
+      [--out results/swim] [--tables-only]
 
 --tables-only remakes the tables and the figure from the run files an earlier run of the study
 left in --work (no simulation).
@@ -17,7 +17,7 @@ ring's member timeout M (1000..8000 ms, `current` profile, start phases in [0, M
   - loss p (1, 2, 5, 10 %): no crash, 300 s; false removals per member-hour.
 SWIM runs twice: with memberlist's TCP fallback ping (lossless, so UDP loss alone hardly ever
 fails a probe) and without it (`tcp_fallback: false`, "no TCP ping").
-Writes results/swim/table.md, table.csv and tradeoff.png. Deterministic (fixed seeds).
+Writes table.md, table.csv and tradeoff.png into --out (results/swim). Deterministic (fixed seeds).
 
 Intervals (95%, analysis/fdsim_analysis/intervals.py): the median removal time gets the
 distribution-free order-statistic interval of a median (40 runs: the 14th and 27th removal
@@ -39,11 +39,9 @@ import tempfile
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, REPO)
-from analysis.fdsim_analysis.intervals import median_interval, poisson_exact, wilson  # noqa: E402
-from analysis.fdsim_analysis.stats import summarize  # noqa: E402
+from ..intervals import median_interval, poisson_exact, wilson
+from ..stats import summarize
+from .layout import REPO_ROOT
 
 LAT = {"model": "lognormal", "min_ms": 1, "median_ms": 2, "sigma": 0.5}
 MULTS = [2, 3, 4, 5, 6, 8]
@@ -94,38 +92,51 @@ def removal(m):
     return x["p50"]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--fdsim", default=os.path.join(REPO, "build", "fdsim"))
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m fdsim_analysis.studies.swim_tradeoff")
+    ap.add_argument("--fdsim", default=os.path.join(REPO_ROOT, "build", "fdsim"))
     ap.add_argument("--reps", type=int, default=40)
     ap.add_argument("--work", default=None)
+    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "results", "swim"))
     ap.add_argument("--tables-only", action="store_true")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.tables_only and not args.work:
-        sys.exit("study: --tables-only needs --work (the directory of an earlier run)")
+        sys.exit("study: --tables-only: needs --work (the directory of an earlier run)")
+    regenerate(args.fdsim, args.work or tempfile.mkdtemp(prefix="fdsim-swim-study-"), args.out,
+               reps=args.reps, tables_only=args.tables_only)
+
+
+def regenerate(fdsim, work, out, reps=40, tables_only=False, protocols=None, knobs=None):
+    """Runs the study (or, tables_only, reads the run files an earlier run left in `work`) and
+    writes table.csv, table.md and tradeoff.png into `out`. `protocols` and `knobs` (None: all)
+    restrict the rows, for a reduced check; the figure is then not written."""
     global TABLES_ONLY
-    TABLES_ONLY = args.tables_only
-    work = args.work or tempfile.mkdtemp(prefix="fdsim-swim-study-")
+    TABLES_ONLY = tables_only
+    os.makedirs(out, exist_ok=True)
     rows = []
-    for proto, knobs in (("swim", MULTS), ("swim-udp", MULTS), ("geode", MS)):
-        for k in knobs:
+    for proto, proto_knobs in (("swim", MULTS), ("swim-udp", MULTS), ("geode", MS)):
+        if protocols is not None and proto not in protocols:
+            continue
+        for k in proto_knobs:
+            if knobs is not None and k not in knobs:
+                continue
             tag = f"{proto}-{k}"
-            doc = base(f"crash-{tag}", 90, args.reps)
+            doc = base(f"crash-{tag}", 90, reps)
             doc["faults"] = [{"kind": "crash", "at_s": 30, "nodes": [3]}]
             doc.update(model_sections(proto, k))
-            crash = run(args.fdsim, work, doc)
+            crash = run(fdsim, work, doc)
             pause = {}
             for L in PAUSES:
-                doc = base(f"pause{L}-{tag}", 30 + L + 60, args.reps)
+                doc = base(f"pause{L}-{tag}", 30 + L + 60, reps)
                 doc["faults"] = [{"kind": "pause", "at_s": 30, "duration_s": L, "nodes": [3]}]
                 doc.update(model_sections(proto, k))
-                pause[L] = run(args.fdsim, work, doc)
+                pause[L] = run(fdsim, work, doc)
             loss = {}
             for p in LOSSES:
-                doc = base(f"loss{int(p * 100)}-{tag}", 310, max(4, args.reps // 2))
+                doc = base(f"loss{int(p * 100)}-{tag}", 310, max(4, reps // 2))
                 doc["network"]["loss"] = p
                 doc.update(model_sections(proto, k))
-                loss[p] = run(args.fdsim, work, doc)
+                loss[p] = run(fdsim, work, doc)
             for arm in crash:
                 rem = [removal(m) for m in crash[arm] if removal(m) is not None]
                 name = {"swim": arm, "swim-udp": arm + " (no TCP ping)", "geode": "geode"}[proto]
@@ -174,16 +185,17 @@ def main():
                     sm = summarize([m["false_suspicions_per_member_hour"] for m in loss[p][arm]])
                     row[f"false_suspicions_per_member_hour_loss{int(p * 100)}_ci95_half_width"] = sm.ci95_half_width
                 rows.append(row)
-                print("study:", row["protocol"], k, round(row["removal_median_s"], 2), flush=True)
+                print("swim_tradeoff:", row["protocol"], k, round(row["removal_median_s"], 2), flush=True)
     keys = list(rows[0].keys())
-    with open(os.path.join(HERE, "table.csv"), "w", newline="") as f:
+    with open(os.path.join(out, "table.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items()})
-    with open(os.path.join(HERE, "table.md"), "w") as f:
+    with open(os.path.join(out, "table.md"), "w") as f:
         f.write(table_markdown(rows))
-    plot(rows)
+    if protocols is None and knobs is None:
+        plot(rows, out)
 
 
 def member_hours(m):
@@ -251,7 +263,7 @@ def table_markdown(rows):
     return "\n".join(out) + "\n"
 
 
-def plot(rows):
+def plot(rows, out):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -281,7 +293,7 @@ def plot(rows):
     axes[1].set_ylabel("false suspicions / member-hour")
     fig.suptitle("10 members: SWIM (suspicion_mult labels), Lifeguard, Geode ring (M in ms)")
     fig.tight_layout()
-    fig.savefig(os.path.join(HERE, "tradeoff.png"), dpi=110)
+    fig.savefig(os.path.join(out, "tradeoff.png"), dpi=110)
     plt.close(fig)
 
 

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""The Lifeguard paper's main experiment in fdsim (issue 27, item 2).
+"""The Lifeguard paper's main experiment in fdsim: K starved members among 100.
 
 n = 100 memberlist members (LAN defaults), K of them starved (members 0 .. K-1, a process per
 member: normal for Exp(10 s), then starved for Exp(3 s); while starved every work item costs an
@@ -11,10 +10,11 @@ Two healthy members (98, 99) crash at 60 s and 120 s for the detection latency. 
 20 s, constant 0.5 ms links, no loss; `--reps` replications per point (common random numbers
 across arms).
 
-Writes table.csv, table.md and fp.png next to this file. Deterministic (seed 27).
+Writes table.csv, table.md and fp.png into --out (results/swim/lifeguard-paper). Deterministic
+(seed 27).
 `--timers on_time` runs the variant in which a starved member's timers run when due and only
 its message handling is slow (network.starved[].timers, docs/models/network-stressors.md) and
-writes the same files into timers-on-time/.
+writes the same files into --out's timers-on-time/.
 
 Intervals: each per-run mean carries its Student-t 95% half-width over the replications
 (analysis/fdsim_analysis/stats.summarize; with 3 replications t = 4.30, so they are wide), and
@@ -28,15 +28,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-sys.path.insert(0, REPO)
-from analysis.fdsim_analysis.stats import paired_differences, summarize  # noqa: E402
+from ..stats import paired_differences, summarize
+from .layout import REPO_ROOT
 
 KS = [1, 4, 10]
 ALPHAS = [2, 4, 6]
@@ -151,25 +148,32 @@ def plot(rows, out_dir, timers):
     fig.savefig(os.path.join(out_dir, "fp.png"), dpi=110, metadata={"Software": None})
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--fdsim", default=os.path.join(REPO, "build", "fdsim"))
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m fdsim_analysis.studies.swim_lifeguard_paper")
+    ap.add_argument("--fdsim", default=os.path.join(REPO_ROOT, "build", "fdsim"))
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--work", default=None)
+    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "results", "swim", "lifeguard-paper"))
     ap.add_argument("--timers", choices=["wait", "on_time"], default="wait",
                     help="a starved member's timers wait for its CPU (default) or run on time")
-    args = ap.parse_args()
-    out_dir = HERE if args.timers == "wait" else os.path.join(HERE, "timers-on-time")
+    args = ap.parse_args(argv)
+    regenerate(args.fdsim, args.work or tempfile.mkdtemp(prefix="fdsim-lifeguard-paper-"),
+               args.out, reps=args.reps, timers=args.timers)
+
+
+def regenerate(fdsim, work, out, reps=3, timers="wait"):
+    """Runs the experiment in `work` and writes table.csv, table.md and fp.png into `out`
+    (timers "wait"), or into out/timers-on-time (timers "on_time")."""
+    out_dir = out if timers == "wait" else os.path.join(out, "timers-on-time")
     os.makedirs(out_dir, exist_ok=True)
-    work = args.work or tempfile.mkdtemp(prefix="fdsim-lifeguard-paper-")
     rows, pairs = [], []
     for k in KS:
         for alpha in ALPHAS:
-            per_arm = run(args.fdsim, work, scenario(k, alpha, args.reps, args.timers))
+            per_arm = run(fdsim, work, scenario(k, alpha, reps, timers))
             pairs.append(lifeguard_vs_swim(k, alpha, per_arm))
             for a in ARMS:
                 rows.append(summarise(k, alpha, a["name"], per_arm[a["name"]]))
-                print("study:", k, alpha, a["name"], rows[-1]["fp_events_per_run"],
+                print("swim_lifeguard_paper:", k, alpha, a["name"], rows[-1]["fp_events_per_run"],
                       rows[-1]["fp_minus_per_run"], flush=True)
     keys = list(rows[0].keys())
     with open(os.path.join(out_dir, "table.csv"), "w", newline="") as f:
@@ -177,7 +181,7 @@ def main():
         w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items()})
-    lines = [f"Mean over the {args.reps} replications ± Student-t 95% half-width.", "",
+    lines = [f"Mean over the {reps} replications ± Student-t 95% half-width.", "",
              "| K | alpha | arm | FP events / run | FP- (by healthy) / run | FP by starved / run | "
              "detection (s) | handoff drops / run |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -197,7 +201,7 @@ def main():
                      f"{pm(q['diff_mean'], q['diff_ci95_half_width'], 1)} |")
     with open(os.path.join(out_dir, "table.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    plot(rows, out_dir, args.timers)
+    plot(rows, out_dir, timers)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
-#!/usr/bin/python3
-"""Per-crash removal times of a geode-current-* sweep (issue 15 study).
+"""Per-crash removal times of a geode-current-* sweep (the Geode source-rules study,
+results/geode/source-rules/).
 
-Usage: extract.py SWEEP_OUT_DIR CASE OUT.csv
+Usage: python3 -m fdsim_analysis.studies.geode_source_rules_extract SWEEP_OUT_DIR CASE OUT.csv
 
 Reads SWEEP_OUT_DIR/sweep.json and SWEEP_OUT_DIR/runs/<id>.json and writes one row per crash:
 case, member_timeout_ms, replication, crash, removal_s (empty if the crash was not removed by
@@ -15,8 +15,8 @@ import os
 import sys
 
 
-def main():
-    out_dir, case, out_csv = sys.argv[1], sys.argv[2], sys.argv[3]
+def extract(out_dir, case, out_csv):
+    """Writes out_csv from the sweep output directory out_dir (plan and run files)."""
     plan = json.load(open(os.path.join(out_dir, "sweep.json")))
     rows = []
     for point in plan["points"]:
@@ -45,4 +45,6 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    extract(*sys.argv[1:4])
