@@ -75,8 +75,12 @@ std::vector<json> seeds() {
   out.push_back(swim);
   json jg = common;
   jg["jgroups"] = json::parse(R"({"FD": {}, "FD_ALL": {}, "FD_SOCK": {}, "VERIFY_SUSPECT": {},
-    "GMS": {}, "arms": [{"name": "a"}, {"name": "b", "detector": "FD_ALL"}]})");
+    "GMS": {}, "arms": [{"name": "a"}, {"name": "b", "detector": "FD_ALL"},
+    {"name": "c", "detectors": ["FD_SOCK", "FD"], "merge2": true}]})");
   out.push_back(jg);
+  json jg_ping = common;
+  jg_ping["jgroups"] = json::parse(R"({"PING": {}, "MERGE2": {}, "arms": [{"name": "a"}]})");
+  out.push_back(jg_ping);
   return out;
 }
 
