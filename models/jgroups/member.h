@@ -118,7 +118,7 @@ class Member {
   void merge_task_run(uint64_t gen);
   void merge_on_discovery_rsp(uint64_t disc, NodeId from, const ViewInfo& v);
   void merge_discovery_done(uint64_t disc);
-  void merge_start(const std::map<NodeId, ViewInfo>& views);
+  void merge_start(const std::map<NodeId, std::vector<NodeId>>& asked);
   void merge_on_req(NodeId leader, uint64_t id, const std::vector<NodeId>& mbrs);
   void merge_send_rsp(uint64_t id);
   void merge_on_rsp(NodeId from, uint64_t id, bool rejected, const ViewInfo& v);
@@ -189,6 +189,7 @@ class Member {
   bool disc_active_ = false;
   size_t disc_expected_ = 0;
   size_t max_found_members_ = 0;  // Discovery.max_found_members
+  int merge_inconsistent_views_ = 0;  // MERGE2.num_inconsistent_views
   std::map<NodeId, ViewInfo> disc_rsps_;
   // Merger: the merge this member takes part in (0: none); as leader, the coordinators asked
   // and their answers (nullopt: rejected); as a coordinator asked, the leader, the members whose

@@ -2,18 +2,12 @@
 // it) and GMS's merge (pbcast/Merger.java) of JGroups 2.12.2: after a partition heals, the
 // coordinators of the sub-groups find each other and one of them installs a merged view.
 //
-// Modelled departures, all for groups split by a partition (every member in exactly one view):
-// - the merge participants are the coordinators that answered the discovery (determineMergeCoords,
-//   Util.java:2185-2195); members whose own coordinator did not answer (determineMergeParticipants,
-//   Util.java:2152-2176) and MERGE2's inconsistent_view_threshold (one coordinator with
-//   inconsistent views, MERGE2.java:276-290) are not modelled; neither is sanitizeViews
-//   (Merger.java:219-242: views listing members that do not list them back);
-// - merge_fast (MERGE2.java:189-211: a multicast from a non-member) never fires over TCP, whose
-//   multicast goes only to the sender's view; not modelled;
-// - a merge digest is not modelled beyond its round trip (GET_DIGEST_REQ / RSP); FLUSH is not in
-//   the shipped stacks;
-// - ViewHandler.resume's own timer (GMS resume_task_timeout) is not modelled: the MergeCanceller
-//   (1.5 x merge_timeout, Merger.java:452-463) and the end of the merge resume it.
+// Modelled departures: sanitizeViews (Merger.java:219-242: views listing members that do not list
+// them back) is not applied; merge_fast (MERGE2.java:189-211: a multicast from a non-member)
+// never fires over TCP, whose multicast goes only to the sender's view, and is not modelled; a
+// merge digest is modelled by its round trip only (GET_DIGEST_REQ / RSP); FLUSH is not in the
+// shipped stacks; ViewHandler.resume's own timer (GMS resume_task_timeout) is not modelled: the
+// MergeCanceller (1.5 x merge_timeout, Merger.java:452-463) and the end of the merge resume it.
 #include <algorithm>
 #include <set>
 
@@ -88,31 +82,54 @@ void Member::merge_on_discovery_rsp(uint64_t disc, NodeId from, const ViewInfo& 
   if (disc_rsps_.size() >= disc_expected_) merge_discovery_done(disc);
 }
 
-// _findAndNotify() (MERGE2.java:256-308): two or more different views (by creator and id) send
-// MERGE up; Merger.merge() (Merger.java:54-77): the smallest coordinator leads, the others wait.
-// The task runs again one period after this run ended (fixed delay).
+// _findAndNotify() (MERGE2.java:256-308): two or more different views (by creator and id) and
+// two or more merge participants send MERGE up (one participant: only after
+// inconsistent_view_threshold = 1 earlier such check). The participants
+// (Util.determineMergeParticipants, Util.java:2152-2176) are the views' creators plus every
+// member listed in some view but in none of the creators' own views (it is in a view whose
+// creator does not count it). Merger.merge() (Merger.java:54-77): the smallest creator leads, the
+// others wait. The task runs again one period after this run ended (fixed delay).
 void Member::merge_discovery_done(uint64_t disc) {
   if (!up_ || !disc_active_ || disc != disc_gen_) return;
   disc_active_ = false;
   std::map<NodeId, ViewInfo> views = disc_rsps_;
   if (coord_) views[self_] = ViewInfo{view_id_, view_};  // findAllViews adds me (MERGE2.java:323-327)
   std::set<std::pair<NodeId, uint64_t>> distinct;
-  std::set<NodeId> coords;
+  std::set<NodeId> coords, all;
   for (const auto& [n, v] : views) {
     if (v.members.empty()) continue;
     distinct.insert({v.members.front(), v.id});
     coords.insert(v.members.front());
+    all.insert(v.members.begin(), v.members.end());
   }
-  // Coordinators are merge participants only if they answered.
-  std::map<NodeId, ViewInfo> coord_views;
   for (NodeId c : coords)
-    if (views.count(c) != 0) coord_views[c] = views[c];
-  if (distinct.size() >= 2 && coord_views.size() >= 2) {
-    NodeId leader = coord_views.begin()->first;
-    for (const auto& [c, v] : coord_views)
+    if (views.count(c) != 0)
+      for (NodeId m : views[c].members) all.erase(m);
+  std::set<NodeId> participants = coords;
+  participants.insert(all.begin(), all.end());
+  bool merge = distinct.size() >= 2;
+  if (merge && participants.size() == 1) {
+    merge = merge_inconsistent_views_ >= 1;
+    merge_inconsistent_views_ = merge ? 0 : merge_inconsistent_views_ + 1;
+  } else {
+    merge_inconsistent_views_ = 0;
+  }
+  if (merge) {
+    NodeId leader = *coords.begin();
+    for (NodeId c : coords)
       if (s_.address_order[c] < s_.address_order[leader]) leader = c;
-    s_.trace(self_, "jgroups_merge2_different_views", {{"views", distinct.size()}, {"leader", leader}});
-    if (leader == self_ && merge_id_ == 0) merge_start(coord_views);
+    s_.trace(self_, "jgroups_merge2_different_views",
+             {{"views", distinct.size()}, {"participants", participants.size()}, {"leader", leader}});
+    if (leader == self_ && merge_id_ == 0) {
+      // MergeTask.start() (Merger.java:499-529): each creator that answered with its view's
+      // members, each other participant alone.
+      std::map<NodeId, std::vector<NodeId>> asked;
+      for (NodeId c : coords)
+        if (views.count(c) != 0) asked[c] = views[c].members;
+      for (NodeId p : participants)
+        if (asked.count(p) == 0) asked[p] = {p};
+      merge_start(asked);
+    }
   }
   if (merge_task_) {
     const uint64_t gen = merge_task_gen_;
@@ -124,13 +141,13 @@ void Member::merge_discovery_done(uint64_t disc) {
 // MergeTask.run() (Merger.java:541-594): a new merge id; MERGE_REQ to every coordinator (myself
 // included) with its members; wait for all MERGE_RSPs or merge_timeout (:606-632). The merge id
 // starts the MergeCanceller (1.5 x merge_timeout, :452-463).
-void Member::merge_start(const std::map<NodeId, ViewInfo>& views) {
+void Member::merge_start(const std::map<NodeId, std::vector<NodeId>>& asked) {
   const uint64_t id = s_.next_merge_id++;
   merge_id_ = id;
   merge_leading_ = true;
   merge_coords_.clear();
   merge_rsps_.clear();
-  for (const auto& [c, v] : views) merge_coords_[c] = v.members;
+  merge_coords_ = asked;
   s_.trace(self_, "jgroups_merge_start", {{"merge_id", id}, {"coords", merge_coords_.size()}});
   s_.world.hosts.schedule_after(self_, s_.config.merge_timeout * 3 / 2, s_.kinds.merge_timeout,
                                 [this, id] { merge_cancel(id); });

@@ -73,13 +73,16 @@ def jgroups_section(stack, p):
     sec = {"VERIFY_SUSPECT": {"timeout_ms": p["verify_timeout"]},
            "GMS": {"max_bundling_time_ms": p["max_bundling_time"],
                    "view_ack_collection_timeout_ms": p["view_ack_collection_timeout"]}}
+    sec["MERGE2"] = {"min_interval_ms": p["merge_min_interval"], "max_interval_ms": p["merge_max_interval"]}
+    # The harness runs tcp.xml's TCPPING (timeout 3000 ms, num_initial_members 3) under both.
+    sec["TCPPING"] = {"timeout_ms": 3000, "num_initial_members": 3}
     if stack == "tcp":
         sec["FD"] = {"timeout_ms": p["fd_timeout"], "max_tries": p["fd_max_tries"]}
-        sec["arms"] = [{"name": "arm", "detectors": ["FD_SOCK", "FD"]}]
+        sec["arms"] = [{"name": "arm", "detectors": ["FD_SOCK", "FD"], "merge2": True}]
         sec["start_phases"] = "view"  # FD's watcher restarted its monitor at the victim's join
     else:
         sec["FD_ALL"] = {"interval_ms": p["fd_all_interval"], "timeout_ms": p["fd_all_timeout"]}
-        sec["arms"] = [{"name": "arm", "detectors": ["FD_SOCK", "FD_ALL"]}]
+        sec["arms"] = [{"name": "arm", "detectors": ["FD_SOCK", "FD_ALL"], "merge2": True}]
         sec["start_phases"] = "random"  # FD_ALL's tasks run since the first two-member view
     return sec
 
@@ -91,8 +94,9 @@ def scenario(s, fault_at_s, seed, reps, delay_file):
            "faults": [], "jgroups": jgroups_section(s["stack"], p)}
     if s["fault"] == "partition":
         half = list(range(n // 2))
-        doc.update({"warmup_s": fault_at_s - 0.01, "horizon_s": fault_at_s + p["heal_s"]})
-        doc["faults"].append({"kind": "partition", "at_s": fault_at_s, "a": half})
+        heal = fault_at_s + p["heal_s"]
+        doc.update({"warmup_s": fault_at_s - 0.01, "horizon_s": heal + p["merge_wait_s"]})
+        doc["faults"].append({"kind": "partition", "at_s": fault_at_s, "heal_at_s": heal, "a": half})
         return doc
     doc.update({"warmup_s": fault_at_s - 0.01, "horizon_s": fault_at_s + p["wait_s"] + 5.0})
     if s["fault"] == "kill":
@@ -103,20 +107,25 @@ def scenario(s, fault_at_s, seed, reps, delay_file):
     return doc
 
 
-def split_time(trace_path, fault_at_s, n):
-    """Seconds from the partition until every member installed a view of its own side only."""
+def partition_times(trace_path, fault_at_s, heal_at_s, n):
+    """From a trace: seconds from the partition until every member installed a view of its own
+    side only (split), and from the heal until every member installed a view of all n (merge)."""
     a = set(range(n // 2))
     b = set(range(n)) - a
-    done = {}
+    split, merged = {}, {}
     with open(trace_path) as f:
         for line in f:
             r = json.loads(line)
             if r.get("kind") != "jgroups_install_view":
                 continue
+            t = r["t_ns"] * 1e-9
             side = a if r["node"] in a else b
-            if set(r["members"]) == side:
-                done.setdefault(r["node"], r["t_ns"] * 1e-9)
-    return max(done.values()) - fault_at_s if len(done) == n else None
+            if t < heal_at_s and set(r["members"]) == side:
+                split.setdefault(r["node"], t)
+            if t >= heal_at_s and len(r["members"]) == n:
+                merged.setdefault(r["node"], t)
+    return (max(split.values()) - fault_at_s if len(split) == n else None,
+            max(merged.values()) - heal_at_s if len(merged) == n else None)
 
 
 def run_fdsim(fdsim, s, work, batches=BATCHES, reps=REPS_PER_BATCH):
@@ -124,7 +133,7 @@ def run_fdsim(fdsim, s, work, batches=BATCHES, reps=REPS_PER_BATCH):
     p = s["params"]
     rnd = random.Random(hash(s["name"]) & 0xffffffff)
     out = {k: [] for _, k, _ in FAULT_METRICS}
-    out["split_s"], out["undetected"] = [], 0
+    out["split_s"], out["merge_s"], out["undetected"] = [], [], 0
     for b in range(batches):
         d = os.path.join(work, "fdsim-%s-%d" % (s["name"], b))
         shutil.rmtree(d, ignore_errors=True)
@@ -141,9 +150,11 @@ def run_fdsim(fdsim, s, work, batches=BATCHES, reps=REPS_PER_BATCH):
         for name in sorted(os.listdir(d)):
             path = os.path.join(d, name)
             if s["fault"] == "partition" and name.endswith(".trace.jsonl"):
-                v = split_time(path, at, s["n"])
-                if v is not None:
-                    out["split_s"].append(v)
+                sp, mg = partition_times(path, at, at + p["heal_s"], s["n"])
+                if sp is not None:
+                    out["split_s"].append(sp)
+                if mg is not None:
+                    out["merge_s"].append(mg)
             elif s["fault"] != "partition" and name.endswith(".json") and "-rep" in name:
                 with open(path) as f:
                     m = json.load(f)["metrics"]["arm"]
@@ -260,9 +271,8 @@ def main():
         sim = run_fdsim(args.fdsim, s, work)
         if s["fault"] == "partition":
             rows.append(compare_row(s, "split: every member in a view of its side", lib["split_s"], sim["split_s"]))
-            m = compare_row(s, "merge after the heal (MERGE2)", lib["merge_s"], [])
-            m["verdict"] = "not modelled (library only)"
-            rows.append(m)
+            rows.append(compare_row(s, "merge: every member in one view after the heal (MERGE2)",
+                                    lib["merge_s"], sim["merge_s"]))
         elif s["fault"] == "hang" or s["fault"] == "kill":
             for lk, sk, label in FAULT_METRICS:
                 rows.append(compare_row(s, label, lib[lk], sim[sk]))

@@ -72,9 +72,9 @@ def shipped_settings():
     """Library trials: the crash (SIGKILL), hang (SIGSTOP) and partition of each shipped stack,
     N = 4, plus a calibration set of tcp.xml crashes (the per-message delay, compare.py)."""
     out = [{"name": "tcp-n4-kill-calibration", "stack": "tcp", "detector": "shipped", "n": 4,
-            "fault": "kill", "trials": 8, "params": shipped_params("tcp", "kill")}]
+            "fault": "kill", "trials": 24, "params": shipped_params("tcp", "kill")}]
     for stack in ("tcp", "udp"):
-        for fault, trials in (("kill", 16), ("hang", 8), ("partition", 4)):
+        for fault, trials in (("kill", 16), ("hang", 16), ("partition", 6)):
             out.append({"name": "%s-n4-%s" % (stack, fault), "stack": stack, "detector": "shipped",
                         "n": 4, "fault": fault, "trials": trials, "params": shipped_params(stack, fault)})
     return out
