@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 import numpy as np
 
@@ -42,7 +43,9 @@ import settings as settings_mod  # noqa: E402
 from compare import ks_2samp, median_ci  # noqa: E402
 
 DELAY_FILE = os.path.join(HERE, "loopback_delay_ms.txt")
-BATCHES, REPS_PER_BATCH = 50, 4
+# One replication per fault time: replications that share a fault time share FD's phase, so
+# they would not be independent samples.
+BATCHES, REPS_PER_BATCH = 200, 1
 ALPHA = 0.05
 FAULT_METRICS = [("first_suspicion_s", "detection_first_suspicion_s", "first suspicion"),
                  ("first_verified_s", "detection_first_verified_s", "verified suspicion"),
@@ -131,7 +134,7 @@ def partition_times(trace_path, fault_at_s, heal_at_s, n):
 def run_fdsim(fdsim, s, work, batches=BATCHES, reps=REPS_PER_BATCH):
     """Returns {metric: [values]} over batches x reps replications."""
     p = s["params"]
-    rnd = random.Random(hash(s["name"]) & 0xffffffff)
+    rnd = random.Random(zlib.crc32(s["name"].encode()))  # str hash() is salted per process
     out = {k: [] for _, k, _ in FAULT_METRICS}
     out["split_s"], out["merge_s"], out["undetected"] = [], [], 0
     for b in range(batches):
@@ -210,11 +213,24 @@ def shift_compatible(lib, sim, max_shift_s, alpha=ALPHA):
     return best, best_d
 
 
+# Rows whose test rejects for a reason results/validation/jgroups/README.md explains (its
+# "Differences" list, by letter); a rejecting row not listed here is reported as unexplained.
+EXPLAINED = {
+    ("tcp-n4-kill", "first suspicion"): "a", ("udp-n4-kill", "first suspicion"): "a",
+    ("tcp-n4-kill", "view without it everywhere"): "b", ("udp-n4-kill", "view without it everywhere"): "b",
+    ("tcp-n4-partition", "split: every member in a view of its side"): "c",
+    ("udp-n4-partition", "split: every member in a view of its side"): "c",
+}
+
+
 def compare_row(s, label, lib, sim):
     d, p = ks_2samp(lib, sim) if lib and sim else (float("nan"), float("nan"))
+    ok = bool(p == p and p >= ALPHA)
+    why = EXPLAINED.get((s["name"], label))
+    verdict = "pass" if ok else ("differs: explained (%s)" % why if why else "**differs: unexplained**")
     return {"setting": s["name"], "metric": label, "library_n": len(lib), "fdsim_n": len(sim),
             "library": median_ci(lib), "fdsim": median_ci(sim), "ks_d": d, "ks_p": p,
-            "pass": bool(p == p and p >= ALPHA), "shift80_s": detectable_shift(sim, len(lib)),
+            "pass": ok, "verdict": verdict, "shift80_s": detectable_shift(sim, len(lib)),
             "library_samples": lib, "fdsim_samples": sim}
 
 
@@ -229,7 +245,7 @@ def table(rows):
              "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ks = "– | –" if r["ks_d"] != r["ks_d"] else f"{r['ks_d']:.2f} | {r['ks_p']:.3g}"
-        res = r.get("verdict") or ("pass" if r["pass"] else "**differs**")
+        res = r["verdict"]
         sh = "–" if r["shift80_s"] != r["shift80_s"] else f"{r['shift80_s']:.3f}"
         lines.append(f"| {r['setting']} | {r['metric']} | {fmt_ci(r['library'])} | {fmt_ci(r['fdsim'])} | "
                      f"{r['library_n']} / {r['fdsim_n']} | {ks} | {sh} | {res} |")
@@ -299,7 +315,7 @@ def quick(args, cp, work, s):
         os.remove(raw)
     trials = run_library.run_setting(cp, s, QUICK_TRIALS, raw)
     lib = lib_values(s, trials)["all_removed_s"]
-    sim = run_fdsim(args.fdsim, s, work, batches=25, reps=4)["detection_removal_all_s"]
+    sim = run_fdsim(args.fdsim, s, work, batches=100, reps=1)["detection_removal_all_s"]
     print(f"compare_shipped: quick: {len(lib)} library trials of {s['name']}, {len(sim)} fdsim replications")
     print("compare_shipped: quick: view without the killed member everywhere, median library "
           f"{np.median(lib) if lib else float('nan'):.3f} s, fdsim {np.median(sim):.3f} s")

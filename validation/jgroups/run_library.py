@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JAR = "/usr/share/java/jgroups.jar"
@@ -238,10 +239,10 @@ def run_setting(classpath, setting, trials, raw_path, log=print):
                 if setting["fault"] == "loss":
                     r = loss_trial(classpath, p, n, setting["loss"], next_port(n))
                 elif setting["fault"] == "partition":
-                    r = partition_trial(classpath, p, n, hash((setting["name"], t, attempt)) & 0xffffffff,
+                    r = partition_trial(classpath, p, n, zlib.crc32(repr((setting["name"], t, attempt)).encode()),
                                         next_port(n))
                 else:
-                    r = fault_trial(classpath, p, n, setting["fault"], hash((setting["name"], t, attempt)) & 0xffffffff,
+                    r = fault_trial(classpath, p, n, setting["fault"], zlib.crc32(repr((setting["name"], t, attempt)).encode()),
                                     next_port(n))
                 if r["ok"]:
                     break
