@@ -74,9 +74,13 @@ std::vector<json> seeds() {
   swim["swim"] = {{"arms", json::parse(R"([{"name": "a"}, {"name": "b", "lifeguard": false}])")}};
   out.push_back(swim);
   json jg = common;
-  jg["jgroups"] = json::parse(R"({"FD": {}, "FD_ALL": {}, "FD_SOCK": {}, "VERIFY_SUSPECT": {},
-    "GMS": {}, "arms": [{"name": "a"}, {"name": "b", "detector": "FD_ALL"}]})");
+  jg["jgroups"] = json::parse(R"({"FD": {}, "FD_ALL": {}, "FD_SOCK": {}, "VERIFY_SUSPECT": {}, "TCPPING": {},
+    "GMS": {}, "arms": [{"name": "a"}, {"name": "b", "detector": "FD_ALL"},
+    {"name": "c", "detectors": ["FD_SOCK", "FD"], "merge2": true}]})");
   out.push_back(jg);
+  json jg_ping = common;
+  jg_ping["jgroups"] = json::parse(R"({"PING": {}, "MERGE2": {}, "arms": [{"name": "a"}]})");
+  out.push_back(jg_ping);
   return out;
 }
 
