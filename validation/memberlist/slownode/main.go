@@ -196,10 +196,12 @@ func (c *delayedConn) Read(b []byte) (int, error) {
 	}
 	c.delayed = true
 	if d := c.t.draw(); d > 0 {
-		time.Sleep(d)
-		if !c.deadline.IsZero() && time.Now().After(c.deadline) {
+		// A reader that gets the bytes after its deadline has timed out at the deadline.
+		if !c.deadline.IsZero() && time.Now().Add(d).After(c.deadline) {
+			time.Sleep(time.Until(c.deadline))
 			return 0, timeoutErr{}
 		}
+		time.Sleep(d)
 	}
 	return n, err
 }
