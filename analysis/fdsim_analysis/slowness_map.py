@@ -431,3 +431,78 @@ def main(argv=None):
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# ---------------------------------------------------------------------------------------------
+# The Lifeguard paper placed on the map: n = 100, alpha = 5 (suspicion_mult), beta = 6.
+
+PAPER_ARMS = [
+    {"name": "swim", "lifeguard": False},
+    {"name": "lha-probe", "lifeguard": False, "awareness": True, "nack": True},
+    {"name": "lha-suspicion", "lifeguard": False, "dynamic_suspicion": True},
+    {"name": "buddy", "lifeguard": False, "buddy": True},
+    {"name": "lifeguard"},
+]
+# The paper's table (FP events, FP- events), alpha = 5, beta = 6 (issue text; Dadgar, Phillips,
+# Currey 2018).
+PAPER_TABLE = {"swim": (339002, 1326), "lha-probe": (229574, 436), "lha-suspicion": (10174, 89),
+               "buddy": (318935, 591), "lifeguard": (5193, 25)}
+
+
+def paper_scenario(mech, length_s, run_s, k, seed, window_s=120.0, n=100):
+    c = {"mech": mech, "n": n, "k": k, "length_s": length_s, "run_s": run_s,
+         "window_s": window_s, "tcp": True}
+    doc = fdsim_scenario(c, seed, "after", name=f"paper-{mech}-L{length_s:g}-R{run_s:g}-k{k}-s{seed}")
+    doc["swim"] = {"suspicion_mult": 5, "suspicion_max_timeout_mult": 6, "arms": PAPER_ARMS}
+    return doc
+
+
+def paper_placement(fdsim, work, reps=2, log=print):
+    """fdsim at n = 100 over the regimes; {(mech, L, R, k): {arm: [metrics per run]}}."""
+    regimes = []
+    for L in (0.5, 1, 2, 5, 10, 20):
+        regimes.append(("delay", L, 0.0))
+    for L in (1, 5, 12):
+        regimes.append(("stall", L, round(L / 9, 3)))
+    out = {}
+    for mech, L, R in regimes:
+        for k in (1, 4, 16):
+            key = (mech, L, R, k)
+            for r in range(reps):
+                res = run_fdsim(fdsim, paper_scenario(mech, L, R, k, 100 + r), work)
+                for arm, m in res.items():
+                    out.setdefault(key, {}).setdefault(arm, []).append(m)
+            log(f"paper: {key} done")
+    return out
+
+
+def write_paper_table(res, path):
+    L = ["fdsim at n = 100 (alpha = 5, beta = 6, LAN defaults, TCP fallback on, 120-s window), "
+         "K members slowed by the regime; per run: FP = removal events (observer, member) of live "
+         "members, FP− = those at healthy observers, D = dead declarations (own suspicion "
+         "timeout) and the share of D by slowed members. Paper = Dadgar et al.'s table "
+         "(alpha 5, beta 6; summed over all its runs, so compare the shape: arm / SWIM).", "",
+         "| regime | K | arm | FP/run | FP−/run | D/run | slow share of D | FP / SWIM | paper FP / SWIM | paper FP− / FP |",
+         "|---|---|---|---|---|---|---|---|---|---|"]
+    for key in sorted(res, key=lambda k: (k[0], k[1], k[3])):
+        mech, Ls, R, k = key
+        arms = res[key]
+        sw = np.mean([m["starved"]["false_removal_events_count"] for m in arms.get("swim", [])]) \
+            if "swim" in arms else 0
+        for a in PAPER_ARMS:
+            ms = arms.get(a["name"], [])
+            if not ms:
+                continue
+            fp = np.mean([m["starved"]["false_removal_events_count"] for m in ms])
+            fpm = np.mean([m["starved"]["false_removal_events_by_healthy_count"] for m in ms])
+            d = [fdsim_run_metrics(m) for m in ms]
+            dd = np.mean([x["declared"] for x in d])
+            share = share_interval([x["declared_by_slow"] for x in d], [x["declared"] for x in d])
+            pfp, pfm = PAPER_TABLE[a["name"]]
+            L.append(f"| {mech} {Ls:g} s" + (f" / run {R:g} s" if mech == "stall" else "") +
+                     f" | {k} | {a['name']} | {fp:.0f} | {fpm:.0f} | {dd:.1f} | "
+                     f"{'-' if share[0] is None else f'{share[0]:.2f}'} | "
+                     f"{'-' if sw == 0 else f'{fp / sw:.3f}'} | {pfp / PAPER_TABLE['swim'][0]:.3f} | "
+                     f"{pfm / pfp:.4f} |")
+    with open(path, "w") as f:
+        f.write("\n".join(L) + "\n")
