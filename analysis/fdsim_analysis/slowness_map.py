@@ -18,9 +18,10 @@ Contract:
   draws them (first at U(0, L + R), lengths U(0.5, 1.5) x L, gaps U(0.5, 1.5) x R), from
   random.Random(seed). variant "after": stall -> mode "stall" (0.05 ms per held message, a
   socket buffer of SOCKET_BUFFER_PACKETS), delay -> mode "inbound_delay" U(0.5, 1.5) x L;
-  variant "before": the starved model of before this change on the same windows (per-item
-  Exp(60 ms) service, timers waiting: the lifeguard-paper study's model), delay -> per-item
-  service U(0.5, 1.5) x L with timers on time (the old way to inject a receive-path delay).
+  delay_fifo -> the same with delay_order "fifo"; variant "before": the starved model of before
+  this change on the same windows (per-item Exp(60 ms) service, timers waiting: the
+  lifeguard-paper study's model), delay and delay_fifo -> per-item service U(0.5, 1.5) x L with
+  timers on time (the old way to inject a receive-path delay).
 - summarize_runs(values): mean and Student-t 95 % interval over runs; ratio_interval(a, b):
   mean(a) / mean(b) with a percentile-bootstrap 95 % interval over runs (seeded, 2000
   resamples); share_interval(part, total): sum(part) / sum(total) likewise.
@@ -125,12 +126,14 @@ def fdsim_scenario(c: dict, seed: int, variant: str, arms=ARMS, name: str = "") 
                 else:
                     e.update(service={"model": "exponential", "min_ms": 0, "mean_ms": 60})
                 starved.append(e)
-    elif c["mech"] == "delay":
+    elif c["mech"] in ("delay", "delay_fifo"):
         draw = {"model": "uniform", "min_ms": 500 * L, "max_ms": 1500 * L}
         for node in slow:
             e = {"nodes": [node], "at_s": WARMUP_S, "duration_s": W, "service": draw}
             if variant == "after":
                 e["mode"] = "inbound_delay"
+                if c["mech"] == "delay_fifo":
+                    e["delay_order"] = "fifo"
             else:
                 e["timers"] = "on_time"
             starved.append(e)
@@ -309,7 +312,9 @@ def lifeguard_ratios(rows, source):
 SECTIONS = (
     ("stall, 50 % duty (run = stall)", lambda c: c["mech"] == "stall" and c["run_s"] == c["length_s"]),
     ("stall, 90 % duty (run = stall / 9)", lambda c: c["mech"] == "stall" and c["run_s"] < c["length_s"]),
-    ("inbound delay, whole window", lambda c: c["mech"] == "delay"),
+    ("inbound delay, independent draws, whole window", lambda c: c["mech"] == "delay"),
+    ("inbound delay in arrival order (a processing lag), whole window",
+     lambda c: c["mech"] == "delay_fifo"),
     ("control (nothing slowed) and CPU contention", lambda c: c["mech"] in ("none", "cpu")),
 )
 
@@ -365,8 +370,8 @@ def plot(rows, path, sources=("lib", "after")):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    mechs = SECTIONS[:3]
-    fig, axes = plt.subplots(len(sources), 3, figsize=(15, 4.2 * len(sources)), squeeze=False,
+    mechs = SECTIONS[:4]
+    fig, axes = plt.subplots(len(sources), 4, figsize=(19, 4.2 * len(sources)), squeeze=False,
                              sharey="row")
     colors = {"swim": "C3", "lha_probe": "C1", "lha_suspicion": "C2", "lifeguard": "C0"}
     names = {"lib": "real memberlist", "after": "fdsim (stall / inbound-delay modes)",
@@ -462,6 +467,7 @@ def paper_placement(fdsim, work, reps=2, log=print):
     regimes = []
     for L in (0.5, 1, 2, 5, 10, 20):
         regimes.append(("delay", L, 0.0))
+        regimes.append(("delay_fifo", L, 0.0))
     for L in (1, 5, 12):
         regimes.append(("stall", L, round(L / 9, 3)))
     out = {}

@@ -219,6 +219,9 @@ NetworkConfig parse_network_config(ObjectReader& network, const scenario::NodesC
     if (r.has("socket_buffer_packets") && e.mode != StarveMode::stall)
       r.error("socket_buffer_packets", "only a \"stall\" entry holds deliveries in a socket buffer");
     e.socket_buffer_packets = size_t(r.integer("socket_buffer_packets", 0, 0, 1'000'000'000));
+    if (r.has("delay_order") && e.mode != StarveMode::inbound_delay)
+      r.error("delay_order", "only an \"inbound_delay\" entry has a delay order");
+    e.delay_fifo = r.enumeration("delay_order", "independent", {"independent", "fifo"}) == "fifo";
     if (e.mode != StarveMode::service)
       for (const char* k : {"queue_limit", "drop", "order", "timers"})
         if (r.has(k)) r.error(k, "only a \"service\" entry has " + std::string(k) + " (" + mode + " runs timers on time)");

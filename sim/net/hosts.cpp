@@ -217,7 +217,7 @@ void Hosts::run_on(NodeId n, uint32_t incarnation, EventKind kind, std::function
     if (auto it = servers_.find(n); it != servers_.end() && it->second.inbound_delay) {
       // Inbound delay: handed over a draw later (then served, deferred or dropped as the host's
       // state is at that time).
-      const Duration d = it->second.delay->draw(*it->second.delay_stream);
+      const Duration d = inbound_delay_draw(it->second);
       sim_.schedule_after(d, kind, n,
                           [this, n, incarnation, kind, fn = std::move(fn), tag, from, msg_id]() mutable {
                             deliver_or_defer(n, incarnation, kind, fn, tag, from, msg_id);
@@ -233,13 +233,23 @@ void Hosts::hand_probe_result(NodeId n, uint32_t incarnation, EventKind kind, Si
   check_node(n, "hand_probe_result");
   Duration d = Duration::zero();
   if (auto it = servers_.find(n); it != servers_.end() && it->second.inbound_delay)
-    d = it->second.delay->draw(*it->second.delay_stream);
+    d = inbound_delay_draw(it->second);
   const bool on_time = sim_.now() + d < deadline;
   std::function<void()> f = [fn = std::move(fn), on_time] { fn(on_time); };
   if (d == Duration::zero()) return deliver_or_defer(n, incarnation, kind, f);
   sim_.schedule_after(d, kind, n, [this, n, incarnation, kind, f = std::move(f)]() mutable {
     deliver_or_defer(n, incarnation, kind, f);
   });
+}
+
+Duration Hosts::inbound_delay_draw(Server& s) {
+  Duration d = s.delay->draw(*s.delay_stream);
+  if (s.delay_fifo) {
+    const SimTime release = std::max(sim_.now() + d, s.last_release);
+    s.last_release = release;
+    d = release - sim_.now();
+  }
+  return d;
 }
 
 void Hosts::stall(NodeId n, size_t buffer_packets) {
@@ -281,7 +291,7 @@ bool Hosts::is_stalled(NodeId n) const {
 }
 
 void Hosts::delay_inbound(NodeId n, std::shared_ptr<const LatencyModel> delay,
-                          std::shared_ptr<Rng> stream) {
+                          std::shared_ptr<Rng> stream, bool fifo) {
   check_node(n, "delay_inbound");
   if (!delay || !stream) {
     std::fprintf(stderr, "fdsim: internal error: Hosts::delay_inbound on node %u without a model\n", n);
@@ -290,6 +300,7 @@ void Hosts::delay_inbound(NodeId n, std::shared_ptr<const LatencyModel> delay,
   Server& s = server(n);
   s.delay = std::move(delay);
   s.delay_stream = std::move(stream);
+  s.delay_fifo = fifo;
   s.inbound_delay = true;
   update_queued(n, s);
 }

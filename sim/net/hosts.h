@@ -185,7 +185,10 @@ class Hosts {
   void end_stall(NodeId n, std::shared_ptr<const LatencyModel> service, std::shared_ptr<Rng> stream);
   bool is_stalled(NodeId n) const;
   // Inbound delay (contract above): from now on, what reaches n waits a draw of `delay`.
-  void delay_inbound(NodeId n, std::shared_ptr<const LatencyModel> delay, std::shared_ptr<Rng> stream);
+  // fifo: nothing is handed over before what reached n earlier (a processing lag: hand-over at
+  // max(arrival + draw, the previous hand-over)); else independent draws (later may overtake).
+  void delay_inbound(NodeId n, std::shared_ptr<const LatencyModel> delay, std::shared_ptr<Rng> stream,
+                     bool fifo = false);
   void end_delay_inbound(NodeId n);
   bool delays_inbound(NodeId n) const;
   // Hands the result of n's own connection probe to n: now, or after the inbound delay (with
@@ -233,7 +236,10 @@ class Hosts {
     bool inbound_delay = false;  // delay_inbound() .. end_delay_inbound()
     std::shared_ptr<const LatencyModel> delay;
     std::shared_ptr<Rng> delay_stream;
+    bool delay_fifo = false;
+    SimTime last_release;  // fifo: the latest hand-over scheduled
   };
+  Duration inbound_delay_draw(Server& s);
   void deliver_or_defer(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()>& fn,
                         int32_t tag = -1, NodeId from = kNoNode, uint64_t msg_id = 0,
                         bool timer = false);

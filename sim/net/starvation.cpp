@@ -68,7 +68,7 @@ void Starvation::open(size_t e, NodeId n) {
   switch (entries_[e].mode) {
     case StarveMode::service: hosts_.starve(n, entries_[e].service, r); break;
     case StarveMode::stall: hosts_.stall(n, entries_[e].socket_buffer_packets); break;
-    case StarveMode::inbound_delay: hosts_.delay_inbound(n, entries_[e].service, r); break;
+    case StarveMode::inbound_delay: hosts_.delay_inbound(n, entries_[e].service, r, entries_[e].delay_fifo); break;
   }
   if (TraceSink* t = sim_.trace()) t->record(sim_.now(), n, "starve", {{"entry", e}});
 }

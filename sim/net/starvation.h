@@ -44,6 +44,7 @@ enum class StarveMode : uint8_t { service, stall, inbound_delay };
 struct StarvedEntry {
   StarveMode mode = StarveMode::service;
   size_t socket_buffer_packets = 0;  // stall: deliveries held at most (0 = unbounded)
+  bool delay_fifo = false;           // inbound_delay: a lag in arrival order (Hosts::delay_inbound)
   std::vector<NodeId> nodes;
   std::shared_ptr<const LatencyModel> service;
   // Scheduled window (when mean_normal_s is unset): from `at`, until `end` (nullopt = the end).

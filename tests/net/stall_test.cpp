@@ -122,6 +122,30 @@ TEST(InboundDelay, DeliveriesAreHandedOverLateWhileTimersRunOnTime) {
   EXPECT_EQ(got, (std::vector<std::string>{"10 t10", "51 m0", "101 m100", "111 m60"}));
 }
 
+// The first message (sent at 0, arriving at 1) draws 50 ms; the model then changes to 5 ms, so
+// the second (sent at 10, arriving at 11) draws 5 ms: independent draws hand it over at 16,
+// before the first (51); a FIFO lag holds it until the first's hand-over, 51.
+TEST(InboundDelay, FifoOrderNeverHandsOverBeforeAnEarlierArrival) {
+  for (bool fifo : {false, true}) {
+    NetWorld w(2, testing_support::constant_net(1));
+    const MsgType t = w.net.type("m");
+    std::vector<std::string> got;
+    w.hosts.delay_inbound(0, constant_latency(50), std::make_shared<Rng>(1), fifo);
+    w.at_ms(5, [&] { w.hosts.delay_inbound(0, constant_latency(5), std::make_shared<Rng>(1), fifo); });
+    for (int at : {0, 10})
+      w.at_ms(at, [&, at] {
+        w.net.send_unreliable(1, 0, t, 8, [&, at] {
+          got.push_back(std::to_string(int(w.now_ms())) + " m" + std::to_string(at));
+        });
+      });
+    w.sim.run();
+    if (fifo)
+      EXPECT_EQ(got, (std::vector<std::string>{"51 m0", "51 m10"}));
+    else
+      EXPECT_EQ(got, (std::vector<std::string>{"16 m10", "51 m0"}));
+  }
+}
+
 TEST(InboundDelay, AProbeAnswerReadAfterTheDeadlineTimesOut) {
   for (double delay_ms : {0.0, 10.0, 50.0}) {
     NetWorld w(2, testing_support::constant_net(1));

@@ -12,6 +12,7 @@ interval. Exit 77 (skipped) without `go` or the memberlist source.
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 
@@ -30,7 +31,9 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--runs", type=int, default=3)
     a = ap.parse_args()
-    os.makedirs(a.work, exist_ok=True)
+    # A fresh library sample every time (slowness.py would reuse cached runs).
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
     rc = subprocess.run([sys.executable, os.path.join(HERE, "slowness.py"), "--out", a.work,
                          "--plan", "quick", "--runs", str(a.runs), "--parallel", "4"]).returncode
     if rc == 77:

@@ -12,6 +12,8 @@ window start t0 for `window_s` by one mechanism:
   delay   the member's transport delays every inbound packet and accepted stream by
           U(0.5, 1.5) x length_s while its timers and sends run on time (SIGUSR1 on, SIGUSR2 off;
           with run_s > 0 the delay is on for U(0.5,1.5) x length_s, off for U(0.5,1.5) x run_s).
+  delay_fifo  as delay, but in arrival order: a packet is handed over at max(arrival + draw,
+          the previous hand-over), a processing lag (a slow process works its backlog in order).
   none    nothing slowed (control: what the shared machine's own scheduling noise causes).
   cpu     `burners` busy-loop processes pinned with the slow members to CPU 1 (taskset), all at
           the same nice level: CPU contention without descheduling the member for long.
@@ -109,7 +111,9 @@ def run_cluster(exe, c, seed, tmp):
         cmd = ["nice", "-n", "10", exe, "-index", str(i), "-join_port", str(join_port),
                "-awareness_max", str(aw), "-suspicion_max_mult", str(sm),
                f"-tcp_pings={'true' if c['tcp'] else 'false'}",
-               "-inbound_delay_ms", str(1000 * c["length_s"] if c["mech"] == "delay" else 0),
+               "-inbound_delay_ms",
+               str(1000 * c["length_s"] if c["mech"] in ("delay", "delay_fifo") else 0),
+               f"-inbound_fifo={'true' if c['mech'] == 'delay_fifo' else 'false'}",
                "-seed", str(seed * 1000 + i), "-events", path]
         if cpu and i in slow:
             cmd = ["taskset", "-c", "1"] + cmd
@@ -164,7 +168,7 @@ def run_cluster(exe, c, seed, tmp):
                 os.kill(pid, off)
                 t = time.time() + c["run_s"] * r.uniform(0.5, 1.5)
 
-        if c["mech"] in ("stall", "delay"):
+        if c["mech"] in ("stall", "delay", "delay_fifo"):
             for i in sorted(slow):
                 th = threading.Thread(target=cycle, args=(i, random.Random(rng.random())))
                 th.start()
@@ -241,6 +245,10 @@ def plan_map():
         cs.append(dict(base, mech="stall", length_s=6.0, run_s=round(6.0 / 9, 3), arm=arm, n=32))
         cs.append(dict(base, mech="delay", length_s=6.0, run_s=0.0, arm=arm, n=32))
         cs.append(dict(base, mech="cpu", length_s=0.0, run_s=0.0, arm=arm, burners=8))
+    # The processing lag (FIFO inbound delay), every arm, a shorter grid.
+    for arm in ARMS:
+        for L in (1.0, 3.0, 6.0, 12.0):
+            cs.append(dict(base, mech="delay_fifo", length_s=L, run_s=0.0, arm=arm))
     return cs
 
 

@@ -106,15 +106,19 @@ func (e *events) NotifyUpdate(n *memberlist.Node) {}
 // delayTransport wraps NetTransport. While slow, every inbound packet and every accepted stream
 // reaches memberlist a drawn time U(0.5, 1.5) x delay after the socket read (NetTransport's
 // udpListen stamps and forwards it, net_transport.go:324-349); sends, timers and the probe loop
-// run on time. The packet keeps its socket timestamp, as memberlist's would.
+// run on time. The packet keeps its socket timestamp, as memberlist's would. Draws are
+// independent (a later packet can overtake), or with -inbound_fifo a packet is never handed over
+// before one that arrived earlier (a processing lag: release = max(arrival + draw, last release)).
 type delayTransport struct {
-	inner    *memberlist.NetTransport
-	packetCh chan *memberlist.Packet
-	streamCh chan net.Conn
-	slow     int32
-	delay    time.Duration
-	mu       sync.Mutex
-	rng      *rand.Rand
+	inner       *memberlist.NetTransport
+	packetCh    chan *memberlist.Packet
+	streamCh    chan net.Conn
+	slow        int32
+	delay       time.Duration
+	mu          sync.Mutex
+	rng         *rand.Rand
+	fifo        bool // hand over in arrival order (a lag) instead of independent delays
+	lastRelease time.Time
 }
 
 func (t *delayTransport) draw() time.Duration {
@@ -123,7 +127,18 @@ func (t *delayTransport) draw() time.Duration {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return time.Duration((0.5 + t.rng.Float64()) * float64(t.delay))
+	d := time.Duration((0.5 + t.rng.Float64()) * float64(t.delay))
+	if t.fifo {
+		// A processing lag: nothing is handed over before what arrived earlier.
+		now := time.Now()
+		release := now.Add(d)
+		if release.Before(t.lastRelease) {
+			release = t.lastRelease
+		}
+		t.lastRelease = release
+		d = release.Sub(now)
+	}
+	return d
 }
 
 func (t *delayTransport) run() {
@@ -215,6 +230,7 @@ func main() {
 	suspMax := flag.Int("suspicion_max_mult", 6, "SuspicionMaxTimeoutMult (1: LHA-Suspicion off)")
 	tcpPings := flag.Bool("tcp_pings", true, "TCP fallback pings (DisableTcpPings = !tcp_pings)")
 	delayMs := flag.Float64("inbound_delay_ms", 0, "mean inbound delay while slow (SIGUSR1 on, SIGUSR2 off)")
+	fifo := flag.Bool("inbound_fifo", false, "inbound delay keeps arrival order (a processing lag)")
 	seed := flag.Int64("seed", 1, "seed of the delay draws and the start phase")
 	evPath := flag.String("events", "", "event file")
 	flag.Parse()
@@ -243,7 +259,7 @@ func main() {
 	rng := rand.New(rand.NewSource(*seed))
 	tr := &delayTransport{inner: nt, packetCh: make(chan *memberlist.Packet),
 		streamCh: make(chan net.Conn), delay: time.Duration(*delayMs * float64(time.Millisecond)),
-		rng: rand.New(rand.NewSource(*seed + 1))}
+		rng: rand.New(rand.NewSource(*seed + 1)), fifo: *fifo}
 	tr.run()
 
 	c := memberlist.DefaultLANConfig()
