@@ -235,6 +235,8 @@ void Hosts::hand_probe_result(NodeId n, uint32_t incarnation, EventKind kind, Si
   if (auto it = servers_.find(n); it != servers_.end() && it->second.inbound_delay)
     d = inbound_delay_draw(it->second);
   const bool on_time = sim_.now() + d < deadline;
+  // A reader whose deadline passes first gives up at the deadline (a socket read deadline).
+  if (!on_time) d = std::max(Duration::zero(), deadline - sim_.now());
   std::function<void()> f = [fn = std::move(fn), on_time] { fn(on_time); };
   if (d == Duration::zero()) return deliver_or_defer(n, incarnation, kind, f);
   sim_.schedule_after(d, kind, n, [this, n, incarnation, kind, f = std::move(f)]() mutable {

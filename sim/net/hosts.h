@@ -47,8 +47,8 @@
 //   draw of the stall's `service` model) while timers keep running when due.
 // - inbound delay (mode "inbound_delay"): every delivery and every connection probe reaching
 //   the host, and the answer to each of its own connection probes, is handed to it a drawn time
-//   (the condition's model) after it arrived; timers and sends run on time. An answer handed
-//   over after the probe's deadline counts as timed out.
+//   (the condition's model) after it arrived; timers and sends run on time. An answer that would
+//   be handed over at or after the probe's deadline times out at the deadline.
 // Models only observe faults (listeners and queries); sim/faults is the only writer.
 // Cost: 16 bytes per node, no heap allocation for a node that is not paused; a timer is one
 // guarded engine event (Simulator::schedule_guarded; no slot or allocation beyond the
@@ -191,9 +191,9 @@ class Hosts {
                      bool fifo = false);
   void end_delay_inbound(NodeId n);
   bool delays_inbound(NodeId n) const;
-  // Hands the result of n's own connection probe to n: now, or after the inbound delay (with
-  // `on_time(false)` instead when it would be handed over at or after `deadline`). Used by the
-  // network for probe answers.
+  // Hands the result of n's own connection probe to n: now, or after the inbound delay; when
+  // that would be at or after `deadline`, at the deadline with `on_time(false)` (the reader's
+  // deadline passed first). Used by the network for probe answers.
   void hand_probe_result(NodeId n, uint32_t incarnation, EventKind kind, SimTime deadline,
                          std::function<void(bool on_time)> fn);
 
