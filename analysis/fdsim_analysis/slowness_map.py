@@ -35,6 +35,7 @@ from typing import Dict, List
 
 import numpy as np
 
+from .intervals import wilson
 from .stats import summarize
 
 ARMS = ("swim", "lha_probe", "lha_suspicion", "lifeguard")
@@ -193,6 +194,16 @@ def ratio_interval(a, b):
         return None, None, None
     lo, hi = _boot(a, b, lambda x, y: (np.mean(x) / np.mean(y)) if np.mean(y) > 0 else None)
     return float(np.mean(a) / np.mean(b)), lo, hi
+
+
+def share_interval_wide(part, total):
+    """The share with the wider of the run bootstrap and the Wilson interval of the pooled counts
+    (with few runs the bootstrap alone is too narrow: three runs of 0, 1, 1 give [0, 0.06])."""
+    p, lo, hi = share_interval(part, total)
+    if p is None:
+        return p, lo, hi
+    w = wilson(int(round(sum(part))), int(round(sum(total))))
+    return p, min(lo, w[0]), max(hi, w[1])
 
 
 def share_interval(part, total):

@@ -254,11 +254,11 @@ def plan_map():
 
 def plan_quick():
     """The CTest comparison's two regimes (see compare_slowness.py)."""
-    base = dict(n=8, k=1, window_s=20.0, settle_s=2.0, tcp=True, burners=0)
+    base = dict(n=8, k=2, window_s=30.0, settle_s=2.0, tcp=True, burners=0)
     cs = []
     for arm in ("swim", "lifeguard"):
         cs.append(dict(base, mech="stall", length_s=8.0, run_s=2.0, arm=arm))
-        cs.append(dict(base, mech="delay", length_s=6.0, run_s=0.0, arm=arm))
+        cs.append(dict(base, mech="delay_fifo", length_s=3.0, run_s=0.0, arm=arm))
     return cs
 
 
