@@ -382,11 +382,13 @@ def plot(rows, path, sources=("lib", "after")):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     mechs = SECTIONS[:4]
-    fig, axes = plt.subplots(len(sources), 4, figsize=(19, 4.2 * len(sources)), squeeze=False,
-                             sharey="row")
+    fig, axes = plt.subplots(len(sources), 4, figsize=(18, 3.9 * len(sources)), squeeze=False,
+                             sharey=True)
+    short = ["stall, 50 % stalled", "stall, 90 % stalled", "inbound delay, independent",
+             "inbound delay, FIFO (a lag)"]
     colors = {"swim": "C3", "lha_probe": "C1", "lha_suspicion": "C2", "lifeguard": "C0"}
-    names = {"lib": "real memberlist", "after": "fdsim (stall / inbound-delay modes)",
-             "before": "fdsim (per-item Exp(60 ms), before)"}
+    names = {"lib": "real memberlist", "after": "fdsim after (stall / inbound_delay)",
+             "before": "fdsim before (per-item cost)"}
     for i, src in enumerate(sources):
         for j, (title, pred) in enumerate(mechs):
             ax = axes[i][j]
@@ -404,7 +406,8 @@ def plot(rows, path, sources=("lib", "after")):
                     ax.errorbar(x, y, yerr=e, color=colors[arm], ls=ls, marker="o" if ls == "-" else "x",
                                 ms=4, capsize=2, label=f"{arm} {lab}")
             ax.set_xscale("log")
-            ax.set_title(f"{names[src]}: {title}", fontsize=9)
+            ax.set_ylim(bottom=-3)  # two-run t intervals reach below zero; counts do not
+            ax.set_title(f"{names[src]}: {short[j]}", fontsize=9)
             ax.set_xlabel("stall / delay length (s)")
             if j == 0:
                 ax.set_ylabel("dead declarations of live members per 30-s run")
@@ -422,16 +425,24 @@ def main(argv=None):
     import tempfile
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lib", required=True, help="slowness.py output directory (with raw/)")
-    ap.add_argument("--fdsim", help="fdsim binary (without: library only)")
+    ap.add_argument("--fdsim", help="fdsim binary (without: the records in <out>/fdsim_runs.json "
+                                    "if present, else library only)")
     ap.add_argument("--reps", type=int, default=10, help="fdsim runs per configuration")
     ap.add_argument("--out", required=True)
     ap.add_argument("--work")
     a = ap.parse_args(argv)
     lib = load_library(os.path.join(a.lib, "raw"))
     fd = {}
+    cache = os.path.join(a.out, "fdsim_runs.json")
     if a.fdsim:
         work = a.work or tempfile.mkdtemp(prefix="fdsim-slowness-")
         fd = run_fdsim_map(a.fdsim, lib, work, a.reps)
+        os.makedirs(a.out, exist_ok=True)
+        with open(cache, "w") as f:
+            json.dump(fd, f)
+    elif os.path.exists(cache):  # fdsim's per-run records of an earlier --fdsim run
+        with open(cache) as f:
+            fd = json.load(f)
     rows = summary_rows(lib, fd)
     os.makedirs(a.out, exist_ok=True)
     rl = lifeguard_ratios(rows, "lib")
