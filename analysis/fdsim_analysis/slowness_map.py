@@ -77,6 +77,7 @@ def run_metrics(counts: dict) -> dict:
         "declared_by_slow": d["sh"] + d["ss"],
         "declared_by_healthy": d["hh"] + d["hs"],
         "declared_slow_of_healthy": d["sh"],
+        "declared_of_healthy": d["sh"] + d["hh"],
         "removals": r["hh"] + r["hs"] + r["sh"] + r["ss"],
         "removals_by_healthy": r["hh"] + r["hs"],
         "removals_by_slow": r["sh"] + r["ss"],
@@ -285,7 +286,7 @@ def summary_rows(lib, fd):
         row = {"id": cid, "config": c, "runs": len(recs), "load1_mean":
                float(np.mean([r.get("load1", float("nan")) for r in runs]))}
         for key in ("declared", "declared_by_healthy", "declared_by_slow", "removals",
-                    "removals_by_healthy", "refutations"):
+                    "removals_by_healthy", "refutations", "declared_of_healthy"):
             row["lib_" + key] = summarize_runs([x[key] for x in recs])
         row["lib_slow_share"] = share_interval([x["declared_by_slow"] for x in recs],
                                                [x["declared"] for x in recs])
@@ -295,7 +296,7 @@ def summary_rows(lib, fd):
                 continue
             fr = per[cid]
             for key in ("declared", "declared_by_healthy", "declared_by_slow", "removals",
-                        "removals_by_healthy"):
+                        "removals_by_healthy", "declared_of_healthy"):
                 row[f"{v}_{key}"] = summarize_runs([x[key] for x in fr])
             row[f"{v}_slow_share"] = share_interval([x["declared_by_slow"] for x in fr],
                                                     [x["declared"] for x in fr])
@@ -304,13 +305,13 @@ def summary_rows(lib, fd):
     return rows
 
 
-def lifeguard_ratios(rows, source):
-    """Per configuration group: declared(arm) / declared(swim), with bootstrap intervals."""
+def lifeguard_ratios(rows, source, key="declared"):
+    """Per configuration group: key(arm) / key(swim) means, with bootstrap intervals."""
     by = {}
     for r in rows:
         if f"{source}_values" not in r and source != "lib":
             continue
-        vals = [x["declared"] for x in r[f"{source}_values"]]
+        vals = [x[key] for x in r[f"{source}_values"]]
         by.setdefault(group_key(r["config"]), {})[r["config"]["arm"]] = vals
     out = {}
     for g, arms in by.items():
@@ -334,11 +335,11 @@ def _slice(c):
     return f"n{c['n']} K{c['k']}" + ("" if c["tcp"] else " no-TCP")
 
 
-def write_table(rows, ratios_lib, ratios_after, path):
+def write_table(rows, ratios_lib, ratios_after, path, ratios_lib_h=None, ratios_after_h=None):
     L = ["Dead declarations of live members per 30-s run (FP; declared by the declarer's own "
          "suspicion timeout), mean ± Student-t 95 % half-width over runs; FP− = those declared by "
          "healthy members; slow share = declarations by slowed members / all, with a bootstrap "
-         "95 % interval; removals = (observer, member) removals of live members. `lib` = the "
+         "95 % interval; FP of healthy = declarations of healthy members (by anyone); removals = (observer, member) removals of live members. `lib` = the "
          "real library, `before` = fdsim's per-item Exp(60 ms) starved model, `after` = fdsim's "
          "stall / inbound-delay modes.", ""]
     for title, pred in SECTIONS:
@@ -346,9 +347,10 @@ def write_table(rows, ratios_lib, ratios_after, path):
         if not sel:
             continue
         L += [f"### {title}", "",
-              "| slice | length s | arm | runs | lib FP | lib FP− | lib slow share | lib removals "
-              "| before FP | after FP | after FP− | after slow share | after removals |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              "| slice | length s | arm | runs | lib FP | lib FP− | lib slow share | lib FP of healthy "
+              "| lib removals | before FP | after FP | after FP− | after slow share "
+              "| after FP of healthy | after removals |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         sel.sort(key=lambda r: (_slice(r["config"]), r["config"]["length_s"],
                                 ARMS.index(r["config"]["arm"])))
         for r in sel:
@@ -359,20 +361,29 @@ def write_table(rows, ratios_lib, ratios_after, path):
             L.append("| " + " | ".join([
                 _slice(c), length, c["arm"], str(r["runs"]),
                 _fmt(r["lib_declared"]), _fmt(r["lib_declared_by_healthy"]),
-                _fmt_iv(*r["lib_slow_share"]), _fmt(r["lib_removals"]),
+                _fmt_iv(*r["lib_slow_share"]), _fmt(r["lib_declared_of_healthy"]),
+                _fmt(r["lib_removals"]),
                 _fmt(r["before_declared"]) if "before_declared" in r else "-",
                 _fmt(r["after_declared"]) if "after_declared" in r else "-",
                 _fmt(r["after_declared_by_healthy"]) if "after_declared" in r else "-",
                 _fmt_iv(*r["after_slow_share"]) if "after_declared" in r else "-",
+                _fmt(r["after_declared_of_healthy"]) if "after_declared" in r else "-",
                 _fmt(r["after_removals"]) if "after_declared" in r else "-"]) + " |")
         L.append("")
-    L += ["### Lifeguard component / SWIM, dead declarations (ratio of means, bootstrap 95 %)", "",
-          "| mechanism | slice | length s | run s | arm | library | fdsim after |", "|---|---|---|---|---|---|---|"]
+    L += ["### Lifeguard component / SWIM (ratio of means, bootstrap 95 %)", "",
+          "FP = all dead declarations of live members; FP of healthy = declarations of healthy "
+          "members only. Configurations where SWIM declared nobody are left out.", "",
+          "| mechanism | slice | length s | run s | arm | library FP | fdsim after FP "
+          "| library FP of healthy | fdsim after FP of healthy |", "|---|---|---|---|---|---|---|---|---|"]
     for g in sorted(ratios_lib, key=str):
         for arm, iv in sorted(ratios_lib[g].items()):
+            if iv[0] is None:
+                continue
             fa = ratios_after.get(g, {}).get(arm, (None, None, None))
+            lh = (ratios_lib_h or {}).get(g, {}).get(arm, (None, None, None))
+            fh = (ratios_after_h or {}).get(g, {}).get(arm, (None, None, None))
             L.append(f"| {g[0]} | n{g[1]} K{g[2]}{'' if g[5] else ' no-TCP'} | {g[3]:g} | {g[4]:g} | "
-                     f"{arm} | {_fmt_iv(*iv)} | {_fmt_iv(*fa)} |")
+                     f"{arm} | {_fmt_iv(*iv)} | {_fmt_iv(*fa)} | {_fmt_iv(*lh)} | {_fmt_iv(*fh)} |")
     with open(path, "w") as f:
         f.write("\n".join(L) + "\n")
 
@@ -430,6 +441,9 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=10, help="fdsim runs per configuration")
     ap.add_argument("--out", required=True)
     ap.add_argument("--work")
+    ap.add_argument("--paper", action="store_true",
+                    help="also run the paper placement (n = 100, needs --fdsim): <out>/paper-n100.md")
+    ap.add_argument("--paper-reps", type=int, default=2)
     a = ap.parse_args(argv)
     lib = load_library(os.path.join(a.lib, "raw"))
     fd = {}
@@ -447,12 +461,17 @@ def main(argv=None):
     os.makedirs(a.out, exist_ok=True)
     rl = lifeguard_ratios(rows, "lib")
     ra = lifeguard_ratios(rows, "after") if fd else {}
-    write_table(rows, rl, ra, os.path.join(a.out, "table.md"))
+    rlh = lifeguard_ratios(rows, "lib", "declared_of_healthy")
+    rah = lifeguard_ratios(rows, "after", "declared_of_healthy") if fd else {}
+    write_table(rows, rl, ra, os.path.join(a.out, "table.md"), rlh, rah)
     with open(os.path.join(a.out, "summary.json"), "w") as f:
-        json.dump({"rows": rows,
+        json.dump({"rows": [{k: v for k, v in r.items() if not k.endswith("_values")} for r in rows],
                    "ratios_lib": {str(k): v for k, v in rl.items()},
                    "ratios_after": {str(k): v for k, v in ra.items()}}, f, indent=1, default=str)
     plot(rows, os.path.join(a.out, "fp.png"), ("lib", "before", "after") if fd else ("lib",))
+    if a.paper and a.fdsim:
+        res = paper_placement(a.fdsim, os.path.join(work, "paper"), a.paper_reps)
+        write_paper_table(res, os.path.join(a.out, "paper-n100.md"))
     return 0
 
 
@@ -508,14 +527,19 @@ def write_paper_table(res, path):
     L = ["fdsim at n = 100 (alpha = 5, beta = 6, LAN defaults, TCP fallback on, 120-s window), "
          "K members slowed by the regime; per run: FP = removal events (observer, member) of live "
          "members, FP− = those at healthy observers, D = dead declarations (own suspicion "
-         "timeout) and the share of D by slowed members. Paper = Dadgar et al.'s table "
+         "timeout) and the share of D by slowed members; D of healthy = declarations of a healthy "
+         "member (by anyone) and the slowed declarers' share of them. Paper = Dadgar et al.'s table "
          "(alpha 5, beta 6; summed over all its runs, so compare the shape: arm / SWIM).", "",
-         "| regime | K | arm | FP/run | FP−/run | D/run | slow share of D | FP / SWIM | paper FP / SWIM | paper FP− / FP |",
-         "|---|---|---|---|---|---|---|---|---|---|"]
+         "| regime | K | arm | FP/run | FP−/run | D/run | slow share of D | D of healthy /run | slow share of it | FP / SWIM | D / SWIM | D of healthy / SWIM | paper FP / SWIM | paper FP− / FP |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for key in sorted(res, key=lambda k: (k[0], k[1], k[3])):
         mech, Ls, R, k = key
         arms = res[key]
         sw = np.mean([m["starved"]["false_removal_events_count"] for m in arms.get("swim", [])]) \
+            if "swim" in arms else 0
+        swd = np.mean([fdsim_run_metrics(m)["declared"] for m in arms.get("swim", [])]) \
+            if "swim" in arms else 0
+        swh = np.mean([fdsim_run_metrics(m)["declared_of_healthy"] for m in arms.get("swim", [])]) \
             if "swim" in arms else 0
         for a in PAPER_ARMS:
             ms = arms.get(a["name"], [])
@@ -526,11 +550,17 @@ def write_paper_table(res, path):
             d = [fdsim_run_metrics(m) for m in ms]
             dd = np.mean([x["declared"] for x in d])
             share = share_interval([x["declared_by_slow"] for x in d], [x["declared"] for x in d])
+            dh = np.mean([x["declared_of_healthy"] for x in d])
+            hshare = share_interval([x["declared_slow_of_healthy"] for x in d],
+                                    [x["declared_of_healthy"] for x in d])
             pfp, pfm = PAPER_TABLE[a["name"]]
             L.append(f"| {mech} {Ls:g} s" + (f" / run {R:g} s" if mech == "stall" else "") +
                      f" | {k} | {a['name']} | {fp:.0f} | {fpm:.0f} | {dd:.1f} | "
                      f"{'-' if share[0] is None else f'{share[0]:.2f}'} | "
-                     f"{'-' if sw == 0 else f'{fp / sw:.3f}'} | {pfp / PAPER_TABLE['swim'][0]:.3f} | "
+                     f"{dh:.1f} | {'-' if hshare[0] is None else f'{hshare[0]:.3f}'} | "
+                     f"{'-' if sw == 0 else f'{fp / sw:.3f}'} | {'-' if swd == 0 else f'{dd / swd:.3f}'} | "
+                     f"{'-' if swh == 0 else f'{dh / swh:.4f}'} | "
+                     f"{pfp / PAPER_TABLE['swim'][0]:.3f} | "
                      f"{pfm / pfp:.4f} |")
     with open(path, "w") as f:
         f.write("\n".join(L) + "\n")
