@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """CTest: fdsim's slow members against the real memberlist library, two regimes.
 
-Runs slowness.py's quick plan (n = 8 members, two slowed, 30-s window, SWIM and Lifeguard) on
-the real library: a long whole-process stall (SIGSTOP U(4, 12) s, running U(1, 3) s) and a short
-processing lag (inbound delay in arrival order, draws U(1.5, 4.5) s); then fdsim on the same
-configurations (stall / inbound_delay modes of network.starved, REPS runs each). Fails
+Runs slowness.py's quick plan (two members slowed, 30-s window, SWIM and Lifeguard) on the
+real library: a long whole-process stall at n = 16 (SIGSTOP U(3, 9) s, running U(0.33, 1) s)
+and a short processing lag at n = 8 (inbound delay in arrival order, draws U(1.5, 4.5) s); then
+fdsim on the same configurations (stall / inbound_delay modes of network.starved, REPS runs
+each). Fails
 (exit 1) when, in a regime, fdsim's share of dead declarations made by the slowed member, or its
 Lifeguard / SWIM ratio of dead declarations, falls outside the library runs' 95 % interval (the
 share: the wider of the run bootstrap and the Wilson interval of the pooled counts; the ratio:

