@@ -42,7 +42,7 @@
 //   a datagram that does not fit in a full receive buffer; tail drop); (b) at the end of the
 //   stall every timer that came due during it runs first, in due order, and only then do the
 //   held deliveries run, in arrival order (Go's scheduler runs expired timers before it polls
-//   the network: docs/models/network-stressors.md, "Descheduled stall"); (c) the held deliveries
+//   the network: docs/models/network-stressors.md, section 3, "Modes"); (c) the held deliveries
 //   (and any that arrive while they drain) are served one at a time at a per-message cost (a
 //   draw of the stall's `service` model) while timers keep running when due.
 // - inbound delay (mode "inbound_delay"): every delivery and every connection probe reaching
