@@ -40,6 +40,11 @@ void SwimRecorder::suspicion_raised(SimTime t, NodeId, NodeId target, uint32_t t
     if (c.node == target && c.gen == target_gen && !c.first_suspicion) c.first_suspicion = t;
 }
 
+void SwimRecorder::dead_declared(SimTime t, NodeId by, NodeId target, uint32_t target_gen) {
+  if (measuring(t) && current(target, target_gen) && alive_[target])
+    ++fp_declared_[starved_[by]][starved_[target]];
+}
+
 void SwimRecorder::state_changed(SimTime t, NodeId observer, NodeId target, uint32_t target_gen,
                                  PeerState from, PeerState to) {
   const auto gone = [](PeerState s) { return s == PeerState::dead || s == PeerState::left; };
@@ -253,6 +258,16 @@ json SwimRecorder::metrics() const {
                           {"false_removal_events_by_starved_count", by_starved},
                           {"false_removal_events_of_healthy_count", fp_events_[0][0] + fp_events_[1][0]},
                           {"false_removal_events_of_starved_count", fp_events_[0][1] + fp_events_[1][1]}};
+    const char* role[2] = {"healthy", "starved"};
+    for (int b = 0; b < 2; ++b)
+      for (int o = 0; o < 2; ++o) {
+        out["starved"][std::string("false_removal_events_by_") + role[b] + "_of_" + role[o] + "_count"] =
+            fp_events_[b][o];
+        out["starved"][std::string("false_dead_declarations_by_") + role[b] + "_of_" + role[o] + "_count"] =
+            fp_declared_[b][o];
+      }
+    out["starved"]["false_dead_declarations_count"] =
+        fp_declared_[0][0] + fp_declared_[0][1] + fp_declared_[1][0] + fp_declared_[1][1];
   }
   return out;
 }

@@ -37,7 +37,11 @@ std::vector<json> seeds() {
                              "order": "fifo"},
                             {"nodes": [0], "service": {"model": "constant", "ms": 1},
                              "mean_normal_s": 1, "mean_starved_s": 1, "start_s": 0,
-                             "stop_s": 5}]},
+                             "stop_s": 5},
+                            {"nodes": [1], "mode": "stall", "socket_buffer_packets": 8,
+                             "service": {"model": "constant", "ms": 1}, "at_s": 1},
+                            {"nodes": [2], "mode": "inbound_delay", "delay_order": "fifo",
+                             "service": {"model": "constant", "ms": 1}, "at_s": 1}]},
     "faults": [{"kind": "crash", "at_s": 1, "nodes": [1],
                 "duration": {"model": "constant", "ms": 1}, "mean_down_s": 1,
                 "up": {"distribution": "exponential"}}]
