@@ -49,7 +49,7 @@ Contract:
   stopping time carries no information about the sign of Delta and the interval keeps its
   coverage up to the sd's own noise: the coverage of such fixed-width sequential intervals is
   asymptotically the nominal one (Chow and Robbins, Ann. Math. Statist. 36, 1965), and
-  stop_rule_coverage() measures it for a given design (tests/test_inference.py: >= 0.93 for a
+  stop_rule_coverage() measures it for a given design (analysis/tests/test_inference.py: >= 0.93 for a
   nominal 0.95 with blocks of 4 from 8). What the cap changes: a regime that hits the cap has a
   wider interval than the margin and is more often "inconclusive"; its error rates are those
   of a fixed-n design at the cap.
