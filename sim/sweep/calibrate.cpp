@@ -25,13 +25,6 @@ std::string fmt(double v) {
   return buf;
 }
 
-// 12 significant digits: the value prints as the manifest and the aggregates show it.
-double round12(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.12g", v);
-  return std::strtod(buf, nullptr);
-}
-
 // The arm's metric under its dotted aggregate name ("traffic.messages_per_node_s",
 // "hosts_per_node[3].up_time_s"). Keys may themselves hold dots: every key that is a prefix of
 // the rest of the name is tried. nullopt when absent or not a number.
@@ -121,11 +114,24 @@ std::vector<std::string> check_calibration_brackets(const SweepSpec& spec, const
     for (const auto& a : g.axes)
       if (a.calibrate) calibrated.push_back(&a);
   if (calibrated.empty()) return problems;
+  // Linked leaves: settable in the base, and set by nothing else.
+  for (const Axis* a : calibrated)
+    for (const auto& l : a->calibrate->linked) {
+      const std::string why = l.path.settable(spec.base, "the base scenario");
+      if (!why.empty()) problems.push_back(spec.source + ": " + l.where + ".path: " + why);
+      for (const auto& g : spec.groups)
+        for (const auto& other : g.axes)
+          if (other.path.is_prefix_of(l.path) || l.path.is_prefix_of(other.path))
+            problems.push_back(spec.source + ": " + l.where + ".path: " + l.path.text() +
+                               " overlaps the axis " + other.path.text() +
+                               ": each place may be set by one axis or link only");
+    }
+  if (!problems.empty()) return problems;
   std::map<std::string, std::vector<size_t>> where;
   std::vector<std::string> distinct;
   for (size_t p = 0; p < plan.points.size(); ++p) {
     json scenario = plan.points[p].scenario;
-    for (const Axis* a : calibrated) a->path.set(scenario, json(a->calibrate->hi));
+    for (const Axis* a : calibrated) set_calibrated_value(*a->calibrate, a->path, scenario, a->calibrate->hi);
     const run::ResolveOutcome res = resolve(scenario, plan.scenario_source);
     if (res.ok) continue;
     for (const auto& pr : res.problems) {
@@ -224,7 +230,7 @@ CalibrateReport calibrate_plan(const SweepSpec& spec, SweepPlan* plan, const Run
       PointSolve& ps = solves[p];
       if (ps.failed || ps.verified) continue;
       json scenario = plan->points[p].scenario;
-      for (const auto& s : ps.axes) s.path->set(scenario, json(s.x));
+      for (const auto& s : ps.axes) set_calibrated_value(*s.cal, *s.path, scenario, s.x);
       const run::ResolveOutcome res = api.resolve(scenario, plan->scenario_source);
       if (!res.ok) {
         std::string why = res.problems.empty() ? "the scenario is not valid" : res.problems.front();
@@ -527,7 +533,11 @@ CalibrateReport calibrate_plan(const SweepSpec& spec, SweepPlan* plan, const Run
   for (const auto& [flat, a] : calibrated) {
     const CalibrationSpec& c = *a->calibrate;
     json target = c.target_arm.empty() ? json(*c.target_value) : json{{"arm", c.target_arm}};
+    json linked = json::array();
+    for (const auto& l : c.linked)
+      linked.push_back({{"path", l.path.text()}, {"scale", l.scale}, {"offset", l.offset}});
     axes_record.push_back({{"where", c.where},
+                           {"linked", linked},
                            {"path", a->path.text()},
                            {"arm", c.arm},
                            {"metric", c.metric},
@@ -545,7 +555,7 @@ CalibrateReport calibrate_plan(const SweepSpec& spec, SweepPlan* plan, const Run
     for (size_t i = 0; i < ps.axes.size(); ++i) {
       const AxisSolve& s = ps.axes[i];
       point.params[s.flat] = json(s.x);
-      s.path->set(point.scenario, json(s.x));
+      set_calibrated_value(*s.cal, *s.path, point.scenario, s.x);
       const double rel = (ps.last_means[i] - ps.last_targets[i]) / std::fabs(ps.last_targets[i]);
       report.largest_relative_error = std::max(report.largest_relative_error, std::fabs(rel));
       json evals = json::array();
@@ -576,6 +586,15 @@ CalibrateReport calibrate_plan(const SweepSpec& spec, SweepPlan* plan, const Run
                        {"axes", axes_record},
                        {"points", points_record}};
   return report;
+}
+
+void set_calibration_placeholders(SweepSpec* spec) {
+  for (const auto& g : spec->groups)
+    for (const auto& a : g.axes)
+      if (a.calibrate)
+        for (const auto& l : a.calibrate->linked)
+          if (l.path.settable(spec->base, "").empty())
+            l.path.set(spec->base, json(round12(l.scale * a.calibrate->lo + l.offset)));
 }
 
 std::string calibration_cost_summary(const SweepSpec& spec, const SweepPlan& plan) {

@@ -71,6 +71,11 @@ CalibrateReport calibrate_plan(const SweepSpec& spec, SweepPlan* plan, const Run
 std::vector<std::string> check_calibration_brackets(const SweepSpec& spec, const SweepPlan& plan,
                                                     const ResolveFn& resolve);
 
+// Before make_plan(): sets each linked leaf (calibration_spec.h) in spec->base to its value at
+// the bracket's low end, where make_plan() validates every point (the placeholder value of a
+// calibrated axis). Changes no result: the solve sets every linked leaf at every candidate.
+void set_calibration_placeholders(SweepSpec* spec);
+
 // For `fdsim validate`: the most the calibration may cost, "; calibration: at most 84 pilot
 // runs (2 points x 2 pilot replications x (2 + 40 + 1) evaluations, about 2.0e+06 events)";
 // "" without calibrated axes. Events are estimated at the plan's mean per run.

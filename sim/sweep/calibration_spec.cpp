@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace fdsim::sweep {
 
@@ -16,6 +17,18 @@ std::string fmt(double v) {
 }
 
 }  // namespace
+
+double round12(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return std::strtod(buf, nullptr);
+}
+
+void set_calibrated_value(const CalibrationSpec& spec, const JsonPath& path, json& scenario,
+                          double x) {
+  path.set(scenario, json(x));
+  for (const auto& l : spec.linked) l.path.set(scenario, json(round12(l.scale * x + l.offset)));
+}
 
 std::optional<CalibrationSpec> read_calibration(scenario::ObjectReader& c) {
   const size_t before = c.diagnostics().problems.size();
@@ -80,6 +93,22 @@ std::optional<CalibrationSpec> read_calibration(scenario::ObjectReader& c) {
   }
   spec.pilot_replications = c.integer("pilot_replications", 4, 1, kMaxPilotReplications);
   spec.max_iterations = c.integer("max_iterations", 40, 1, kMaxCalibrationIterations);
+  c.objects("linked", [&](scenario::ObjectReader& l, size_t) {
+    LinkedLeaf leaf;
+    leaf.where = l.path();
+    const std::string text = l.required_string("path");
+    leaf.scale = l.number("scale", 1.0, -1e12, 1e12);
+    leaf.offset = l.number("offset", 0.0, -1e15, 1e15);
+    if (text.empty()) return;
+    std::string error;
+    auto path = JsonPath::parse(text, &error);
+    if (!path) {
+      l.error("path", error);
+      return;
+    }
+    leaf.path = *path;
+    spec.linked.push_back(std::move(leaf));
+  });
   if (c.diagnostics().problems.size() != before) return std::nullopt;
   return spec;
 }

@@ -27,6 +27,7 @@ std::optional<SweepPlan> load_plan(const std::string& path, const std::optional<
     *problems = std::move(spec.problems);
     return std::nullopt;
   }
+  if (has_calibrated_axes(spec.spec)) set_calibration_placeholders(&spec.spec);
   PlanOutcome plan = make_plan(spec.spec, api.resolve);
   if (!plan.ok()) {
     *problems = std::move(plan.problems);

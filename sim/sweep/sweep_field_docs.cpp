@@ -50,6 +50,13 @@ const std::vector<scenario::FieldDoc>& sweep_field_docs() {
        "replications per evaluation, run as replications 2^40 + k (their own random streams)"},
       {"sweep", "<calibration>.max_iterations", "", "", "",
        "evaluations after the two bracket ends before the calibration gives up (exit 2)"},
+      {"sweep", "<calibration>.linked", "", "", "",
+       "leaves that follow the calibrated value x: each is set to scale x + offset wherever x "
+       "is set (a timeout kept at the period plus a round trip)"},
+      {"sweep", "<linked_leaf>.path", "", "", "", "the leaf (\"$.a.b[2].c\"); it must exist "
+       "in the base scenario's parent and not overlap an axis"},
+      {"sweep", "<linked_leaf>.scale", "", "", "", "factor of the calibrated value"},
+      {"sweep", "<linked_leaf>.offset", "", "", "", "added after scaling"},
       {"sweep", "<zip>.zip", "", "", "",
        "axes varied together: the i-th point takes the i-th value of each (same number of "
        "values each)"},

@@ -34,6 +34,8 @@ const std::map<std::string, ordered_json>& field_structure() {
             {"type": "object", "properties": {"arm": {"type": "string", "minLength": 1}},
              "required": ["arm"], "additionalProperties": false}]})"},
         {"<calibration>.bracket", R"({"minItems": 2, "maxItems": 2})"},
+        {"<calibration>.linked", R"({"items": {"$ref": "#/$defs/linked_leaf"}})"},
+        {"<linked_leaf>.path", json_path},
         {"<geometric_range>.from", R"({"exclusiveMinimum": 0})"},
         {"<axis>.path", json_path},
         {"<condition>.path", json_path},
@@ -68,6 +70,7 @@ const std::vector<Definition>& definitions() {
        "the axis's one value per point is solved (bisection-safeguarded false position on "
        "pilot replications) so that the arm's mean metric hits the target (docs/sweeps.md, "
        "Calibrated axes)"},
+      {"linked_leaf", "a leaf set to scale x + offset wherever the calibrated value x is set"},
   };
   return d;
 }
@@ -151,6 +154,8 @@ std::string sweep_definition_of(const ObjectRecord& r) {
     return typed("factor") ? "geometric_range" : "range";
   if (r.path == "$.constraint[]") return "condition";
   if (r.path == "$.axes[].calibrate" || r.path == "$.axes[].zip[].calibrate") return "calibration";
+  if (r.path == "$.axes[].calibrate.linked[]" || r.path == "$.axes[].zip[].calibrate.linked[]")
+    return "linked_leaf";
   return "";
 }
 

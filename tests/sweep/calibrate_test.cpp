@@ -119,6 +119,42 @@ TEST(Calibrate, HitsAnotherArmsMeanOfTheSameRuns) {
   }
 }
 
+TEST(Calibrate, LinkedLeavesFollowTheCalibratedValue) {
+  // y linked to x (y = 0.5 x + 1): adaptive = x + y + u/2 = 1.5 x + 1 + u/2 hits 10 at
+  // x = (9 - mean u / 2) / 1.5.
+  ScratchDir dir;
+  json doc = json::parse(R"({"name": "linked",
+      "base": {"name": "fake", "seed": 4, "model": {"x": 1, "y": 0}},
+      "axes": [{"path": "$.model.x",
+                "calibrate": {"arm": "adaptive", "metric": "delay_s.mean", "target": 10,
+                              "tolerance_rel": 0.0001, "bracket": [0, 20],
+                              "pilot_replications": 2,
+                              "linked": [{"path": "$.model.y", "scale": 0.5, "offset": 1}]}}],
+      "replications": 1})");
+  write_text(dir / "l.json", doc.dump());
+  FakeRun fake;
+  const Outcome o = sweep(dir / "l.json", dir / "out", fake);
+  ASSERT_EQ(o.code, 0) << o.err;
+  const json m = json::parse(read_text(dir.path() / "out" / "sweep.json"));
+  const double x = m["points"][0]["params"]["$.model.x"].get<double>();
+  EXPECT_NEAR(x, (9 - pilot_mean_u(4, 2) / 2) / 1.5, 0.0001 * 10 / 1.5);
+  // The point's runs are those of the scenario with y = 0.5 x + 1 (rounded to 12 digits).
+  json solved = {{"name", "fake"}, {"seed", 4}, {"model", {{"x", x}, {"y", round12(0.5 * x + 1)}}}};
+  const auto res = FakeRun::resolve(solved, "l.json");
+  ASSERT_TRUE(res.ok);
+  EXPECT_EQ(m["points"][0]["run_ids"][0], run_identity(res.resolved, 0));
+  EXPECT_EQ(m["calibration"]["axes"][0]["linked"][0]["path"], "$.model.y");
+  // A linked leaf may not be an axis's place.
+  doc["axes"].push_back(json::parse(R"({"path": "$.model.y", "values": [0]})"));
+  write_text(dir / "l2.json", doc.dump());
+  const Outcome bad = sweep(dir / "l2.json", dir / "out2", fake);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("$.axes[0].calibrate.linked[0].path: $.model.y overlaps the axis "
+                         "$.model.y"),
+            std::string::npos)
+      << bad.err;
+}
+
 TEST(Calibrate, RefusesATargetOutsideTheBracketWithItsJsonPath) {
   ScratchDir dir;
   write_text(dir / "cal.json", calibrated_sweep(100.0).dump());
