@@ -76,6 +76,14 @@ struct AxisSolve {
   double x = 0;  // the candidate of the next evaluation (the solved value once done)
   double a = 0, ga = 0, b = 0, gb = 0;  // the bracket, g values possibly halved (Illinois)
   int last_side = 0;                    // -1: b was replaced last, +1: a was
+  // Log mode (bracket > 0, means and targets > 0): the false position works on (log x,
+  // log(mean / target)), exact for a power law such as a message rate c / period, and
+  // bisections are geometric. ga, gb are then log ratios.
+  bool log_mode = false;
+  double u(double x) const { return log_mode ? std::log(x) : x; }
+  double h(double mean, double target) const {
+    return log_mode ? std::log(mean / target) : mean - target;
+  }
   std::vector<double> widths;           // bracket width after each step
   bool done = false;
   int stage = 0;  // 0: evaluating lo, 1: hi, 2: iterating
@@ -440,7 +448,13 @@ CalibrateReport calibrate_plan(const SweepSpec& spec, SweepPlan* plan, const Run
           s.b = s.x;
           s.gb = g;
           s.stage = 2;
-          s.widths.push_back(s.b - s.a);
+          const Evaluation& e0 = s.evals.front();
+          s.log_mode = c.lo > 0 && e0.mean > 0 && e0.target > 0 && mean > 0 && target > 0;
+          if (s.log_mode) {
+            s.ga = s.h(e0.mean, e0.target);
+            s.gb = s.h(mean, target);
+          }
+          s.widths.push_back(std::fabs(s.u(s.b) - s.u(s.a)));
         } else {
           // Monotone over every evaluation so far, in the direction of the two ends.
           const double direction = s.evals[1].g() > s.evals[0].g() ? 1.0 : -1.0;
@@ -458,19 +472,28 @@ CalibrateReport calibrate_plan(const SweepSpec& spec, SweepPlan* plan, const Run
             ps.failed = true;
             break;
           }
-          // Illinois update of the bracket.
+          // Illinois update of the bracket (in log mode on log ratios, same signs as g).
+          if (s.log_mode && !(mean > 0 && target > 0)) {
+            // A non-positive mean: back to plain differences, from the bracket's evaluations.
+            s.log_mode = false;
+            for (const auto& e : s.evals) {
+              if (e.x == s.a) s.ga = e.g();
+              if (e.x == s.b) s.gb = e.g();
+            }
+          }
+          const double hg = s.h(mean, target);
           if ((g > 0) == (s.gb > 0)) {
             s.b = s.x;
-            s.gb = g;
+            s.gb = hg;
             if (s.last_side == -1) s.ga /= 2;
             s.last_side = -1;
           } else {
             s.a = s.x;
-            s.ga = g;
+            s.ga = hg;
             if (s.last_side == +1) s.gb /= 2;
             s.last_side = +1;
           }
-          s.widths.push_back(std::fabs(s.b - s.a));
+          s.widths.push_back(std::fabs(s.u(s.b) - s.u(s.a)));
         }
         if (int64_t(s.evals.size()) - 2 >= c.max_iterations) {
           fail(2, where + ".max_iterations: " + point_text(p) + ": no value within the tolerance " +
@@ -480,14 +503,16 @@ CalibrateReport calibrate_plan(const SweepSpec& spec, SweepPlan* plan, const Run
           break;
         }
         // The next candidate: false position, kept 1/16 of the bracket from its ends; a
-        // bisection when the bracket has not halved over the last two steps.
-        const double lo = std::min(s.a, s.b), hi = std::max(s.a, s.b), w = hi - lo;
-        double next = (s.a * s.gb - s.b * s.ga) / (s.gb - s.ga);
+        // bisection when the bracket has not halved over the last two steps. In log mode all
+        // of it in log x.
+        const double lo = std::min(s.a, s.b), hi = std::max(s.a, s.b);
+        const double ulo = s.u(lo), uhi = s.u(hi), w = uhi - ulo;
+        double un = (s.u(s.a) * s.gb - s.u(s.b) * s.ga) / (s.gb - s.ga);
         const size_t nw = s.widths.size();
-        if (nw >= 3 && s.widths[nw - 1] > 0.5 * s.widths[nw - 3]) next = 0.5 * (lo + hi);
-        if (!std::isfinite(next)) next = 0.5 * (lo + hi);
-        next = std::clamp(next, lo + w / 16, hi - w / 16);
-        next = round12(next);
+        if (nw >= 3 && s.widths[nw - 1] > 0.5 * s.widths[nw - 3]) un = 0.5 * (ulo + uhi);
+        if (!std::isfinite(un)) un = 0.5 * (ulo + uhi);
+        un = std::clamp(un, ulo + w / 16, uhi - w / 16);
+        double next = round12(s.log_mode ? std::exp(un) : un);
         if (!(next > lo && next < hi)) {
           fail(2, where + ".tolerance_rel: " + point_text(p) + ": the metric jumps across the " +
                       "target between " + s.path->text() + " = " + fmt(lo) + " and " + fmt(hi) +

@@ -13,6 +13,9 @@
 //   (a candidate is kept at least 1/16 of the bracket away from its ends, and the step is a
 //   bisection when the bracket has not halved over the last two steps), at most
 //   max_iterations evaluations after the ends. Candidates are rounded to 12 significant digits.
+//   When the bracket and the pilot means and targets at both ends are > 0, the false position
+//   and the bisections work in (log x, log(mean / target)): a power law (a rate c / period) is
+//   then solved in one step.
 // - All calibrated axes of a point are solved together (each evaluation runs the point's
 //   scenario once per pilot replication and reads every axis's arm from those runs); they are
 //   meant for different arms. The point's final values are evaluated together once more
