@@ -90,6 +90,8 @@ std::string index_ranges(const std::vector<size_t>& v) {
   return s;
 }
 
+}  // namespace
+
 // Distinct runs, replication-major.
 std::vector<PlannedRun> list_runs(const std::vector<PlannedPoint>& points) {
   size_t max_reps = 0;
@@ -105,8 +107,6 @@ std::vector<PlannedRun> list_runs(const std::vector<PlannedPoint>& points) {
   }
   return runs;
 }
-
-}  // namespace
 
 namespace {
 uint64_t scenario_hash(const json& resolved_scenario) {
@@ -410,6 +410,7 @@ ordered_json plan_manifest(const SweepPlan& plan, const std::optional<std::strin
   }
   m["points"] = std::move(points);
   m["distinct_runs"] = plan.runs.size();
+  if (!plan.calibration.is_null()) m["calibration"] = ordered_json::parse(plan.calibration.dump());
   m["sweep"] = ordered_json::parse(plan.sweep_doc.dump());
   return m;
 }
@@ -477,6 +478,7 @@ std::optional<ManifestPlan> plan_from_manifest(const json& m, std::string* error
     plan.points.push_back(std::move(point));
   }
   plan.runs = list_runs(plan.points);
+  plan.calibration = m.value("calibration", json());
   return mp;
 }
 
