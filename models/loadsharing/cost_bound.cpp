@@ -73,7 +73,7 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
                      g(n * b);
   c.queue_bytes = queued * kBytesPerQueuedTask;
   c.queue_formula = "queued tasks " + g(queued) + " (rate x longest wait " + g(wait_s) +
-                    " s, + one batch) x 160 B";
+                    " s, + one batch) x 512 B";
   c.buddy_bytes = n * (kBytesPerLoadSharingNode + kBytesPerBuddyEntry * b);
   c.buddy_formula = "nodes.count " + g(n) + " x (4 kB + 480 B x buddies " + g(b) + ")";
   return c;
