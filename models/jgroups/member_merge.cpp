@@ -153,7 +153,7 @@ void Member::merge_start(const std::map<NodeId, std::vector<NodeId>>& asked) {
                                 [this, id] { merge_cancel(id); });
   for (const auto& [c, mbrs] : merge_coords_) {
     send_reliable(c, Msg::merge_req,
-                  [leader = self_, id, mbrs](Member& m) { m.merge_on_req(leader, id, mbrs); });
+                  [leader = self_, id, mbrs = mbrs](Member& m) { m.merge_on_req(leader, id, mbrs); });
   }
   s_.world.hosts.schedule_after(self_, s_.config.merge_timeout, s_.kinds.merge_timeout,
                                 [this, id] { merge_leader_done(id); });
