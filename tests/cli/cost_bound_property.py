@@ -29,6 +29,8 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "tests", "fuzz"))
+from edge_fuzz import absolutize_files  # noqa: E402  (data file paths made absolute)
 # The documented constant of the memory bound: tables every simulation builds whatever its
 # size (kind names, metric registries, the first blocks of the engine's pools).
 MEMORY_CONSTANT_BYTES = 4 << 20
@@ -43,18 +45,6 @@ def shipped_scenarios():
         if isinstance(doc, dict) and "axes" not in doc and "base" not in doc:
             out.append(f)
     return out
-
-
-def absolutize_files(doc, base_dir):
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            if k == "file" and isinstance(v, str) and not v.startswith("/"):
-                doc[k] = os.path.normpath(os.path.join(base_dir, v))
-            else:
-                absolutize_files(v, base_dir)
-    elif isinstance(doc, list):
-        for v in doc:
-            absolutize_files(v, base_dir)
 
 
 def model_of(doc):
