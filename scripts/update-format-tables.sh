@@ -2,7 +2,8 @@
 # Regenerates what is derived from the scenario and sweep readers, sim/scenario/field_docs.cpp
 # and sim/sweep/sweep_field_docs.cpp:
 #   - the field tables of docs/scenario-format.md (each between "<!-- generated table: ID"
-#     and "<!-- end of generated table -->"; the text around them is kept),
+#     and "<!-- end of generated table -->"; the text around them is kept;
+#     scripts/fill_format_tables.py),
 #   - docs/schema/scenario.schema.json and docs/schema/sweep.schema.json.
 # tests/cli/schema_test.cpp fails when any of them differs from what the binary generates.
 # Environment: FDSIM_BUILD (build directory, default build).
@@ -20,23 +21,5 @@ mkdir -p docs/schema
 tables="$(mktemp)"
 trap 'rm -f "$tables"' EXIT
 "$fdsim" schema scenario --markdown > "$tables"
-/usr/bin/python3 - "$tables" docs/scenario-format.md <<'PY'
-import re, sys
-generated = open(sys.argv[1], encoding="utf-8").read()
-doc_path = sys.argv[2]
-doc = open(doc_path, encoding="utf-8").read()
-block = re.compile(r"<!-- generated table: (\S+) .*?<!-- end of generated table -->\n", re.S)
-new = {m.group(1): m.group(0) for m in block.finditer(generated)}
-seen = set()
-def repl(m):
-    seen.add(m.group(1))
-    if m.group(1) not in new:
-        sys.exit(f"{doc_path}: table {m.group(1)} is no longer generated; remove it by hand")
-    return new[m.group(1)]
-doc = block.sub(repl, doc)
-missing = sorted(set(new) - seen)
-if missing:
-    sys.exit(f"{doc_path}: add a placeholder block for the new table(s) {', '.join(missing)}")
-open(doc_path, "w", encoding="utf-8").write(doc)
-PY
+/usr/bin/python3 scripts/fill_format_tables.py "$tables" docs/scenario-format.md
 echo "updated docs/scenario-format.md and docs/schema/*.schema.json"

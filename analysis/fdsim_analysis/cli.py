@@ -18,6 +18,7 @@ from .loading import load_runs, load_sweep
 from .output_dirs import default_output_dir
 from .plotting import SIZES_IN, save_figure
 from .study_cli import add_study_parser, run_study
+from .equal_cost_cli import add_equal_cost_parser, run_equal_cost
 from .tables import metric_table, summary_markdown, to_csv, to_markdown
 
 EPILOG = """\
@@ -221,6 +222,9 @@ def build_parser():
     _add_figure_output(p, "geode_gc_false_removals")
 
     add_study_parser(sub)
+    from .studies.runner import add_parser as add_regenerate_parser
+    add_regenerate_parser(sub)
+    add_equal_cost_parser(sub)
     return parser
 
 
@@ -372,6 +376,11 @@ def run(argv, out=None, err=None):
         _save(fig, args, out, notes)
     elif args.command == "study":
         run_study(args, out, notes)
+    elif args.command == "regenerate":
+        from .studies.runner import main as regenerate_main
+        return regenerate_main(args, out, err)
+    elif args.command == "equal-cost":
+        run_equal_cost(args, out, notes)
     _print_notes(notes, err)
     return 0
 

@@ -106,10 +106,6 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
   c.heartbeat_period = Duration::from_ms(r.positive("heartbeat_period_ms", 1000, 0.0, 1e9));
   if (c.heartbeat_period <= Duration::zero())
     r.error("heartbeat_period_ms", "expected at least one nanosecond");
-  // The event-rate budget (sim/scenario/event_rate.h): every pair sends one heartbeat per
-  // period, estimate = pairs / heartbeat_period (one simulation serves every arm).
-  scenario::check_period(r, "heartbeat_period_ms", c.heartbeat_period, double(c.pairs.size()),
-                         "monitoring pairs " + std::to_string(c.pairs.size()));
   c.heartbeat_bytes = uint32_t(r.integer("heartbeat_bytes", 64, 0, 1 << 30));
   c.send_jitter = r.duration_ms("send_jitter_ms", 0, 0.0, 1e9);
   if (c.send_jitter * 2 >= c.heartbeat_period && c.heartbeat_period > Duration::zero())
@@ -148,6 +144,16 @@ HeartbeatStudyConfig parse_heartbeat_study_config(scenario::ObjectReader& r,
     r.error("arms", "required field is missing (expected an array of {\"name\", \"detector\"})");
   else if (c.arms.empty() && r.raw("arms")->is_array())
     r.error("arms", "expected at least one arm");
+
+  // The event-rate budget (sim/scenario/event_rate.h), an upper bound: every pair's heartbeat
+  // is at most three kinds of event per period: its send (one per sender, at most one per
+  // pair), its delivery, and one deadline per arm (each detector's watchdog fires at most
+  // once per heartbeat: sim/engine/watchdog.h); one simulation serves every arm.
+  scenario::check_period(r, "heartbeat_period_ms", c.heartbeat_period, double(c.pairs.size()),
+                         "monitoring pairs " + std::to_string(c.pairs.size()),
+                         2.0 + double(c.arms.size()),
+                         std::to_string(2 + c.arms.size()) + " events (send, delivery, " +
+                             std::to_string(c.arms.size()) + " deadlines)");
 
   // The memory of the pairs and of every arm's detector on each (cost_estimate.h).
   double per_pair = kBytesPerPair;

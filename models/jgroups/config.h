@@ -16,12 +16,29 @@
 //   FD_ALL.interval_ms              [interval 3000, FD_ALL.java:26] heartbeat and check period
 //   FD_ALL.timeout_ms               [timeout 10000, FD_ALL.java:29] silence that raises a suspicion
 //   FD_SOCK.suspect_msg_interval_ms [suspect_msg_interval 5000, FD_SOCK.java:59] SUSPECT rebroadcast
+//   FD_SOCK.sock_conn_timeout_ms    [sock_conn_timeout 1000, FD_SOCK.java:77] longest connect to
+//                                   the member watched (a dead host or a cut link: the SYN is lost)
 //   VERIFY_SUSPECT.timeout_ms       [timeout 2000, VERIFY_SUSPECT.java:29] wait for I_AM_NOT_DEAD
 //   VERIFY_SUSPECT.num_msgs         [num_msgs 1, VERIFY_SUSPECT.java:32] ARE_YOU_DEAD copies, >= 1
 //   GMS.view_bundling               [view_bundling true, GMS.java:73]
 //   GMS.max_bundling_time_ms        [max_bundling_time 50, GMS.java:76] collection of suspicions
 //   GMS.view_ack_collection_timeout_ms [view_ack_collection_timeout 2000, GMS.java:82]
-//   arms   [{"name": "fd", "detector": "FD"}]; detector one of "FD", "FD_ALL", "FD_SOCK"
+//   MERGE2.min_interval_ms          [min_interval 5000, MERGE2.java:51] merge check interval, low end
+//   MERGE2.max_interval_ms          [max_interval 20000, MERGE2.java:54] high end (> min_interval)
+//   GMS.merge_timeout_ms            [merge_timeout 5000, GMS.java:46] merge leader's wait for
+//                                   the other coordinators' MERGE_RSP
+//   TCPPING.timeout_ms              [timeout 3000, Discovery.java:50] MERGE2's discovery: longest
+//                                   wait for responses
+//   TCPPING.num_initial_members     [num_initial_members 2, Discovery.java:53] responses that end
+//                                   the wait early (with the view size, whichever is larger)
+//   PING.*                          the same two (udp.xml's discovery); at most one of the two
+//   arms[].merge2                   MERGE2 in the arm's stack (default false)
+//   arms   [{"name": "fd", "detector": "FD"}]: "detector" one of "FD", "FD_ALL", "FD_SOCK", or
+//          "detectors": a list of them, bottom to top (e.g. ["FD_SOCK", "FD"] as tcp.xml)
+//   crash_kind    "process" (default): a crash is a killed process, the host's kernel closes its
+//                 sockets (FD_SOCK's watcher reads EOF one latency later; a connect is refused
+//                 after a round trip); "host": the machine is gone (no EOF, ever; a connect
+//                 times out after FD_SOCK.sock_conn_timeout)
 //   start_phases  "random" (default): each member's FD monitor / FD_ALL tasks had run since an
 //                 earlier instant, first tick uniform in (0, period]; "view": every member
 //                 (re)started them when it installed view 1 at t = 0, first tick at one period
@@ -41,7 +58,13 @@ const char* detector_name(Detector d);
 
 struct JGroupsArm {
   std::string name = "fd";
-  Detector detector = Detector::fd;
+  std::vector<Detector> detectors{Detector::fd};  // bottom to top, each at most once
+  bool merge2 = false;                            // MERGE2 in the stack
+
+  bool has(Detector d) const;
+  // True if `lower` sits below `upper` in the stack (both present).
+  bool below(Detector lower, Detector upper) const;
+  std::string stack_name() const;  // "FD_SOCK+FD"
 };
 
 struct JGroupsConfig {
@@ -50,13 +73,20 @@ struct JGroupsConfig {
   Duration fd_all_interval = Duration::ms(3000);
   Duration fd_all_timeout = Duration::ms(10000);
   Duration fd_sock_suspect_msg_interval = Duration::ms(5000);
+  Duration fd_sock_conn_timeout = Duration::ms(1000);
   Duration verify_timeout = Duration::ms(2000);
   int64_t verify_num_msgs = 1;
   bool view_bundling = true;
   Duration max_bundling_time = Duration::ms(50);
   Duration view_ack_collection_timeout = Duration::ms(2000);
+  Duration merge_min_interval = Duration::ms(5000);
+  Duration merge_max_interval = Duration::ms(20000);
+  Duration merge_timeout = Duration::ms(5000);
+  Duration discovery_timeout = Duration::ms(3000);
+  int64_t discovery_num_initial_members = 2;
 
   bool phases_from_view = false;  // start_phases "view"
+  bool crash_is_host = false;     // crash_kind "host"
 
   size_t node_count = 0;
   std::vector<JGroupsArm> arms{JGroupsArm{}};

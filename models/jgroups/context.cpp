@@ -18,6 +18,14 @@ std::string_view msg_name(Msg m) {
     case Msg::i_am_not_dead: return "i_am_not_dead";
     case Msg::view: return "view";
     case Msg::view_ack: return "view_ack";
+    case Msg::discovery_req: return "discovery_req";
+    case Msg::discovery_rsp: return "discovery_rsp";
+    case Msg::merge_req: return "merge_req";
+    case Msg::merge_rsp: return "merge_rsp";
+    case Msg::digest_req: return "digest_req";
+    case Msg::digest_rsp: return "digest_rsp";
+    case Msg::install_merge_view: return "install_merge_view";
+    case Msg::cancel_merge: return "cancel_merge";
   }
   return "?";
 }
@@ -26,7 +34,11 @@ uint32_t msg_bytes(Msg m, size_t view_size) {
   constexpr uint32_t kBase = 60;  // message flags, source, protocol header ids
   switch (m) {
     case Msg::suspect: return kBase + 20;
-    case Msg::view: return kBase + 20 + 20 * uint32_t(view_size);
+    case Msg::view:
+    case Msg::discovery_rsp:
+    case Msg::merge_req:
+    case Msg::merge_rsp:
+    case Msg::install_merge_view: return kBase + 20 + 20 * uint32_t(view_size);
     default: return kBase + 20;
   }
 }
@@ -39,7 +51,9 @@ EventKinds::EventKinds(Simulator& sim)
       verify_timeout(sim.kind("jgroups.verify_timeout")),
       bundling(sim.kind("jgroups.view_bundling")),
       ack_timeout(sim.kind("jgroups.view_ack_timeout")),
-      loopback(sim.kind("jgroups.loopback")) {}
+      loopback(sim.kind("jgroups.loopback")),
+      merge_task(sim.kind("jgroups.merge2_task")),
+      merge_timeout(sim.kind("jgroups.merge_timeout")) {}
 
 namespace {
 const JGroupsArm& pick_arm(const JGroupsConfig& c, size_t arm) {

@@ -22,12 +22,15 @@ class Member;
 // sent once, unreliably: fd_heartbeat / fd_heartbeat_ack (FD's are-you-alive and its answer),
 // fd_all_heartbeat, suspect (FD's and FD_SOCK's SUSPECT multicast), are_you_dead /
 // i_am_not_dead (VERIFY_SUSPECT). Above NAKACK/UNICAST, so retransmitted until delivered:
-// view (GMS's view multicast) and view_ack.
+// view (GMS's view multicast) and view_ack. MERGE2 and the merge (all unicasts or multicasts
+// over TCP, reliable): discovery_req / discovery_rsp (TCPPING's GET_MBRS_REQ / RSP),
+// merge_req, merge_rsp, digest_req, digest_rsp, install_merge_view, cancel_merge (GMS).
 enum class Msg : uint8_t {
   fd_heartbeat, fd_heartbeat_ack, fd_all_heartbeat, suspect, are_you_dead, i_am_not_dead, view,
-  view_ack
+  view_ack, discovery_req, discovery_rsp, merge_req, merge_rsp, digest_req, digest_rsp,
+  install_merge_view, cancel_merge
 };
-inline constexpr size_t kMsgCount = 8;
+inline constexpr size_t kMsgCount = 16;
 std::string_view msg_name(Msg m);
 // Rough encoded sizes (JGroups 2.12 headers plus a UUID address or two), bytes.
 uint32_t msg_bytes(Msg m, size_t view_size);
@@ -50,7 +53,7 @@ class Signals {
 
 struct EventKinds {
   EventKind fd_tick, bcast_tick, fd_all_tick, sock_closed, verify_timeout, bundling,
-      ack_timeout, loopback;
+      ack_timeout, loopback, merge_task, merge_timeout;
   explicit EventKinds(Simulator& sim);
 };
 
@@ -65,6 +68,13 @@ struct Shared {
   EventKinds kinds;
   Signals& signals;
   std::vector<std::unique_ptr<Member>> members;  // one per node
+  // Each member address's hashCode() (JGroups' random UUIDs): what orders VERIFY_SUSPECT's
+  // Hashtable (java_hashtable_order.h). Drawn once per node, stream "jgroups.address".
+  std::vector<int32_t> address_hash;
+  // The addresses' order (UUID.compareTo, random for JGroups' UUIDs): MERGE2's merge leader is
+  // the smallest coordinator, a merged view is sorted by it. Same stream, second draw.
+  std::vector<uint64_t> address_order;
+  uint64_t next_merge_id = 1;
 
   Member& at(NodeId n) { return *members[n]; }
   SimTime now() const { return world.sim.now(); }

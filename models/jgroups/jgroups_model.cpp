@@ -24,6 +24,13 @@ JGroupsModel::JGroupsModel(World& world, const JGroupsConfig& config, size_t arm
 JGroupsModel::~JGroupsModel() = default;
 
 void JGroupsModel::start() {
+  shared_->address_hash.clear();
+  shared_->address_order.clear();
+  for (NodeId n = 0; n < world_.hosts.size(); ++n) {
+    Rng a = world_.rng.stream(n, "jgroups.address");
+    shared_->address_hash.push_back(int32_t(uint32_t(a.uniform_int(0, 0xFFFFFFFFll))));
+    shared_->address_order.push_back(uint64_t(a.uniform_int(0, INT64_MAX)));
+  }
   for (NodeId n = 0; n < world_.hosts.size(); ++n) {
     Rng phase = world_.rng.stream(n, "jgroups.phase");
     if (world_.hosts.is_crashed(n)) {
@@ -37,6 +44,7 @@ void JGroupsModel::start() {
 nlohmann::json JGroupsModel::metrics() const { return recorder_->metrics(); }
 
 void JGroupsModel::on_crash(NodeId n) {
+  // (FD_SOCK's watchers of n: Member::on_peer_crash decides whether an EOF reaches them.)
   shared_->at(n).on_crash();
   for (NodeId m = 0; m < world_.hosts.size(); ++m)
     if (m != n) shared_->at(m).on_peer_crash(n);

@@ -34,6 +34,8 @@ class JGroupsModel : public Model, private net::HostListener {
 
   Member& member(NodeId n) { return shared_->at(n); }
   const JGroupsRecorder& recorder() const { return *recorder_; }
+  int32_t address_hash(NodeId n) const { return shared_->address_hash.at(n); }
+  uint64_t address_order(NodeId n) const { return shared_->address_order.at(n); }
 
  private:
   void on_crash(NodeId n) override;

@@ -16,7 +16,7 @@ bool contains(const std::vector<NodeId>& v, NodeId n) {
 // down(VIEW_CHANGE): members, the broadcaster keeps only view members, every member is
 // pingable again, restartMonitor().
 void Member::fd_view_change() {
-  bcast_retain_view();
+  bcast_retain_view(true);
   fd_pingable_ = view_;
   fd_restart_monitor();
 }
@@ -53,7 +53,7 @@ void Member::fd_tick(uint64_t gen) {
   if (not_heard > s_.config.fd_timeout + kFdLatencyAllowance) {
     if (fd_num_tries_ >= s_.config.fd_max_tries) {
       s_.trace(self_, "jgroups_fd_suspect", {{"target", dest}, {"not_heard_ms", not_heard.millis()}});
-      bcast_add(dest, Duration::zero(), s_.config.fd_timeout);
+      bcast_add(true, dest, Duration::zero(), s_.config.fd_timeout);
       fd_num_tries_ = 0;
     } else {
       ++fd_num_tries_;
@@ -65,7 +65,7 @@ void Member::fd_tick(uint64_t gen) {
 
 // updateTimestamp(): a HEARTBEAT_ACK, or any message without an FD header, from ping_dest.
 void Member::fd_heard_from(NodeId src) {
-  if (s_.arm.detector != Detector::fd || src != fd_dest_) return;
+  if (!has(Detector::fd) || src != fd_dest_) return;
   fd_last_ack_ = s_.now();
   fd_num_tries_ = 0;
 }
@@ -80,63 +80,67 @@ void Member::fd_on_suspect_msg(NodeId src, const std::vector<NodeId>& mbrs) {
     }
     erase(fd_pingable_, mbr);
     fd_restart_monitor();
-    detector_up_suspect(mbr);
+    detector_up_suspect(mbr, Detector::fd);
   }
 }
 
 // down(UNSUSPECT) from VERIFY_SUSPECT: stop rebroadcasting it, pingable = members minus the
 // broadcaster's suspects, restartMonitor().
 void Member::fd_unsuspect(NodeId n) {
-  bcast_remove(n);
+  bcast_remove(true, n);
   fd_pingable_.clear();
   for (NodeId m : view_)
-    if (!contains(bcast_, m)) fd_pingable_.push_back(m);
+    if (!contains(fd_bcast_.suspects, m)) fd_pingable_.push_back(m);
   fd_restart_monitor();
 }
 
-void Member::bcast_add(NodeId n, Duration first_delay, Duration period) {
-  if (contains(bcast_, n)) return;
-  bcast_.push_back(n);
-  if (bcast_running_) return;
-  bcast_running_ = true;
-  const uint64_t gen = ++bcast_gen_;
+void Member::bcast_add(bool fd, NodeId n, Duration first_delay, Duration period) {
+  Broadcaster& b = bcast(fd);
+  if (contains(b.suspects, n)) return;
+  b.suspects.push_back(n);
+  if (b.running) return;
+  b.running = true;
+  const uint64_t gen = ++b.gen;
   s_.world.hosts.schedule_after(self_, first_delay, s_.kinds.bcast_tick,
-                                [this, gen, period] { bcast_tick(gen, period); });
+                                [this, fd, gen, period] { bcast_tick(fd, gen, period); });
 }
 
 // BroadcastTask.run(): multicast SUSPECT(all suspects) to the group, until the view drops them.
-void Member::bcast_tick(uint64_t gen, Duration period) {
-  if (!up_ || gen != bcast_gen_) return;
-  if (bcast_.empty()) {
-    bcast_running_ = false;
+// FD's goes to FD at each member (FD.java:246-268), FD_SOCK's to FD_SOCK (FD_SOCK.java:201-207).
+void Member::bcast_tick(bool fd, uint64_t gen, Duration period) {
+  Broadcaster& b = bcast(fd);
+  if (!up_ || gen != b.gen) return;
+  if (b.suspects.empty()) {
+    b.running = false;
     return;
   }
-  const std::vector<NodeId> mbrs = bcast_;
-  const bool fd = s_.arm.detector == Detector::fd;
+  const std::vector<NodeId> mbrs = b.suspects;
   multicast(Msg::suspect, [src = self_, mbrs, fd](Member& m) {
     if (fd) m.fd_on_suspect_msg(src, mbrs);
-    else m.sock_on_suspect_msg(mbrs);
+    else m.sock_receive_suspect(src, mbrs);
   });
   s_.world.hosts.schedule_after(self_, period, s_.kinds.bcast_tick,
-                                [this, gen, period] { bcast_tick(gen, period); });
+                                [this, fd, gen, period] { bcast_tick(fd, gen, period); });
 }
 
-void Member::bcast_retain_view() {
+void Member::bcast_retain_view(bool fd) {
+  Broadcaster& b = bcast(fd);
   std::vector<NodeId> kept;
-  for (NodeId n : bcast_)
+  for (NodeId n : b.suspects)
     if (in_view(n)) kept.push_back(n);
-  bcast_ = std::move(kept);
-  if (bcast_.empty() && bcast_running_) {
-    bcast_running_ = false;
-    ++bcast_gen_;
+  b.suspects = std::move(kept);
+  if (b.suspects.empty() && b.running) {
+    b.running = false;
+    ++b.gen;
   }
 }
 
-void Member::bcast_remove(NodeId n) {
-  erase(bcast_, n);
-  if (bcast_.empty() && bcast_running_) {
-    bcast_running_ = false;
-    ++bcast_gen_;
+void Member::bcast_remove(bool fd, NodeId n) {
+  Broadcaster& b = bcast(fd);
+  erase(b.suspects, n);
+  if (b.suspects.empty() && b.running) {
+    b.running = false;
+    ++b.gen;
   }
 }
 

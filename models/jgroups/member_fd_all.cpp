@@ -25,7 +25,10 @@ void Member::fd_all_tick() {
   if (!up_) return;
   if (view_.size() > 1) {
     multicast(Msg::fd_all_heartbeat, [from = self_](Member& m) {
-      // up(): a heartbeat updates the sender's timestamp (not my own).
+      // up(): a heartbeat updates the sender's timestamp (not my own). On its way up it passed
+      // any FD below FD_ALL, which counts a message without an FD header from its ping
+      // destination (FD.java:229-231).
+      if (m.s_.arm.below(Detector::fd, Detector::fd_all)) m.fd_heard_from(from);
       if (from != m.self_) m.fd_all_stamps_[from] = m.s_.now();
     });
     std::vector<NodeId> suspects;
@@ -47,7 +50,7 @@ void Member::fd_all_suspect(const std::vector<NodeId>& suspects) {
     if (std::find(fd_all_suspected_.begin(), fd_all_suspected_.end(), n) != fd_all_suspected_.end())
       continue;
     if (n != self_) return;  // someone else is first in line
-    for (NodeId s : suspects) detector_up_suspect(s);
+    for (NodeId s : suspects) detector_up_suspect(s, Detector::fd_all);
     return;
   }
 }

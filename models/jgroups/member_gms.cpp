@@ -1,5 +1,4 @@
-// VERIFY_SUSPECT (src/org/jgroups/protocols/VERIFY_SUSPECT.java) and the suspicion-to-view
-// path of pbcast.GMS (GMS.java, ViewHandler; CoordGmsImpl / ParticipantGmsImpl
+// The suspicion-to-view path of pbcast.GMS (GMS.java, ViewHandler; CoordGmsImpl / ParticipantGmsImpl
 // .handleMembershipChange) of JGroups 2.12.2.
 #include <algorithm>
 
@@ -13,49 +12,6 @@ bool contains(const std::vector<NodeId>& v, NodeId n) {
 }
 }  // namespace
 
-// VERIFY_SUSPECT.up(SUSPECT) -> verifySuspect(): unless it is me or already being verified,
-// note the start, send num_msgs ARE_YOU_DEAD, and pass SUSPECT up after `timeout` unless an
-// I_AM_NOT_DEAD came first.
-void Member::detector_up_suspect(NodeId target) {
-  s_.signals.detector_suspected(s_.now(), self_, target);
-  if (target == self_ || verify_.count(target) != 0) return;
-  const SimTime started = s_.now();
-  verify_[target] = started;
-  s_.world.hosts.schedule_after(self_, s_.config.verify_timeout, s_.kinds.verify_timeout,
-                                [this, target, started] { verify_timeout(target, started); });
-  for (int64_t i = 0; i < s_.config.verify_num_msgs; ++i) {
-    send(target, Msg::are_you_dead, [asker = self_](Member& m) {
-      m.fd_heard_from(asker);
-      // up(ARE_YOU_DEAD): num_msgs I_AM_NOT_DEAD back to the asker.
-      for (int64_t k = 0; k < m.s_.config.verify_num_msgs; ++k)
-        m.send(asker, Msg::i_am_not_dead, [me = m.self_](Member& x) {
-          x.fd_heard_from(me);
-          x.verify_on_i_am_not_dead(me);
-        });
-    });
-  }
-}
-
-// unsuspect(): only if it is still being verified: UNSUSPECT down (FD restarts pinging it) and
-// up (GMS forgets the suspicion).
-void Member::verify_on_i_am_not_dead(NodeId from) {
-  auto it = verify_.find(from);
-  if (it == verify_.end()) return;
-  verify_.erase(it);
-  s_.trace(self_, "jgroups_unsuspect", {{"target", from}});
-  if (s_.arm.detector == Detector::fd) fd_unsuspect(from);
-  gms_suspected_.erase(std::remove(gms_suspected_.begin(), gms_suspected_.end(), from),
-                       gms_suspected_.end());
-}
-
-void Member::verify_timeout(NodeId target, SimTime started) {
-  auto it = verify_.find(target);
-  if (!up_ || it == verify_.end() || it->second != started) return;
-  verify_.erase(it);
-  s_.signals.verified(s_.now(), self_, target);
-  gms_suspect(target);
-}
-
 // GMS.up(SUSPECT): the application hears of it, and a SUSPECT request joins the ViewHandler.
 void Member::gms_suspect(NodeId target) { handler_add(target); }
 
@@ -66,6 +22,8 @@ void Member::gms_suspect(NodeId target) { handler_add(target); }
 // processed at once. Requests that come while a view is being cast wait for the end of the
 // cast (view_ack_collection_timeout at most), then find a thread that just began waiting.
 void Member::handler_add(NodeId target) {
+  // A suspended ViewHandler (a merge in progress, Merger.handleMergeRequest) discards requests.
+  if (handler_suspended_) return;
   pending_.push_back(target);
   if (handler_ != Handler::idle) return;
   handler_ = Handler::bundling;
@@ -161,6 +119,16 @@ void Member::on_view(NodeId from, uint64_t id, const std::vector<NodeId>& member
 }
 
 void Member::on_view_ack(NodeId from, uint64_t id) {
+  if (merge_cast_view_ != 0 && id == merge_cast_view_) {
+    merge_awaiting_acks_.erase(
+        std::remove(merge_awaiting_acks_.begin(), merge_awaiting_acks_.end(), from),
+        merge_awaiting_acks_.end());
+    if (merge_awaiting_acks_.empty()) {
+      merge_cast_view_ = 0;
+      merge_cancel(merge_id_);
+    }
+    return;
+  }
   if (handler_ != Handler::casting || id != casting_view_) return;
   awaiting_acks_.erase(std::remove(awaiting_acks_.begin(), awaiting_acks_.end(), from),
                        awaiting_acks_.end());
@@ -172,14 +140,19 @@ void Member::on_view_ack(NodeId from, uint64_t id) {
 void Member::install(uint64_t id, const std::vector<NodeId>& members) {
   view_id_ = id;
   view_ = members;
+  s_.trace(self_, "jgroups_install_view", {{"view_id", id}, {"members", members}});
   coord_ = view_.front() == self_;
   gms_suspected_.clear();
-  switch (s_.arm.detector) {
-    case Detector::fd: fd_view_change(); break;
-    case Detector::fd_all: fd_all_view_change(); break;
-    case Detector::fd_sock: sock_view_change(); break;
+  // VIEW_CHANGE travels down the stack, top detector first; each handles it without delay.
+  for (auto it = s_.arm.detectors.rbegin(); it != s_.arm.detectors.rend(); ++it) {
+    switch (*it) {
+      case Detector::fd: fd_view_change(); break;
+      case Detector::fd_all: fd_all_view_change(); break;
+      case Detector::fd_sock: sock_view_change(); break;
+    }
   }
   s_.signals.view_installed(s_.now(), self_, id, view_);
+  merge_task_update(false);
 }
 
 }  // namespace fdsim::jgroups

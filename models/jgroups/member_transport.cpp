@@ -5,7 +5,8 @@
 
 namespace fdsim::jgroups {
 
-Member::Member(Shared& shared, NodeId self) : s_(shared), self_(self) {}
+Member::Member(Shared& shared, NodeId self)
+    : s_(shared), self_(self), merge_rng_(shared.world.rng.stream(self, "jgroups.merge2")) {}
 
 void Member::send(NodeId to, Msg m, std::function<void(Member&)> on_receive) {
   s_.signals.message_sent(s_.now(), self_, m);
@@ -67,31 +68,43 @@ void Member::start(Rng& phase) {
   // The coordinator's ViewHandler processed the join that made view 1 at t = 0 and waits for
   // the next request since; the other members never ran one.
   if (coord_) handler_wait_since_ = s_.now();
-  switch (s_.arm.detector) {
-    case Detector::fd: {
-      fd_phase_ = Duration::ns(phase.uniform_int(1, s_.config.fd_timeout.count_ns()));
-      if (s_.config.phases_from_view) fd_phase_ = s_.config.fd_timeout;
-      fd_view_change();
-      break;
+  for (Detector d : s_.arm.detectors) {
+    switch (d) {
+      case Detector::fd: {
+        fd_phase_ = Duration::ns(phase.uniform_int(1, s_.config.fd_timeout.count_ns()));
+        if (s_.config.phases_from_view) fd_phase_ = s_.config.fd_timeout;
+        fd_view_change();
+        break;
+      }
+      case Detector::fd_all: {
+        Duration first = Duration::ns(phase.uniform_int(1, s_.config.fd_all_interval.count_ns()));
+        if (s_.config.phases_from_view) first = s_.config.fd_all_interval;
+        fd_all_view_change();
+        s_.world.hosts.schedule_after(self_, first, s_.kinds.fd_all_tick, [this] { fd_all_tick(); });
+        break;
+      }
+      case Detector::fd_sock: sock_view_change(); break;
     }
-    case Detector::fd_all: {
-      Duration first = Duration::ns(phase.uniform_int(1, s_.config.fd_all_interval.count_ns()));
-      if (s_.config.phases_from_view) first = s_.config.fd_all_interval;
-      fd_all_view_change();
-      s_.world.hosts.schedule_after(self_, first, s_.kinds.fd_all_tick, [this] { fd_all_tick(); });
-      break;
-    }
-    case Detector::fd_sock: sock_view_change(); break;
   }
+  merge_task_update(true);
 }
 
 void Member::on_crash() {
   up_ = false;
   ++fd_gen_;
-  ++bcast_gen_;
+  ++fd_bcast_.gen;
+  ++sock_bcast_.gen;
   ++sock_gen_;
   ++handler_gen_;
+  ++verify_gen_;
+  verify_thread_ = false;
+  ++merge_task_gen_;
+  merge_task_ = false;
+  disc_active_ = false;
+  digest_active_ = false;
+  merge_id_ = 0;
   verify_.clear();
+  verify_order_.clear();
   pending_.clear();
 }
 

@@ -215,13 +215,8 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
   if (cfg.thresholds.th_f <= cfg.thresholds.th_u)
     ls.error("th_f", "expected th_f > th_u (the medium region would be empty)");
   cfg.buddy_size = size_t(ls.integer("buddy_size", 10, 0, 100000));
-  // Memory (sim/scenario/cost_estimate.h): each node's buddy set and its load table of
-  // min(buddy_size, n) entries, about 4 kB per node besides.
-  scenario::add_memory(
-      ls, "buddy_size",
-      double(nodes.count) * (4e3 + 32.0 * double(std::min<size_t>(cfg.buddy_size, nodes.count))),
-      "nodes.count " + std::to_string(nodes.count) + " x (4 kB + 32 B x buddy_size " +
-          std::to_string(cfg.buddy_size) + ")");
+  // Memory and per-task work: models/loadsharing/cost_bound.h, added by the loader once the
+  // horizon is known.
   cfg.broadcast_on = ls.enumeration("broadcast_on", "every_change",
                                     {"every_change", "enter_u_or_o"}) == "enter_u_or_o"
                          ? BroadcastPolicy::enter_u_or_o

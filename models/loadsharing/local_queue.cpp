@@ -34,6 +34,7 @@ Duration LocalQueue::planned_remaining(SimTime now, Duration mean_exec) const {
 }
 
 bool LocalQueue::guarantees(const Task& t, SimTime now, Duration mean_exec) const {
+  charge_scan(waiting_.size());
   const size_t pos = insert_position(key_of(t));
   const Duration extra = planned(t, mean_exec);
   // `done` walks the completion times of the new order (with t at `pos`); the completion time of
@@ -54,6 +55,7 @@ bool LocalQueue::guarantees(const Task& t, SimTime now, Duration mean_exec) cons
 }
 
 void LocalQueue::insert(const Task& t, bool background) {
+  charge_scan(waiting_.size());  // the vector moves every entry behind the insertion point
   const int64_t key = background ? std::numeric_limits<int64_t>::max() : key_of(t);
   waiting_.insert(waiting_.begin() + std::ptrdiff_t(insert_position(key)),
                   Entry{key, next_seq_++, t, background});
@@ -67,6 +69,7 @@ const Task& LocalQueue::next() const {
 Task LocalQueue::discard_next() {
   if (!idle_with_work()) queue_misuse("discard_next() while busy or empty");
   Task t = waiting_.front().task;
+  charge_scan(waiting_.size());
   waiting_.erase(waiting_.begin());
   return t;
 }
@@ -74,6 +77,7 @@ Task LocalQueue::discard_next() {
 const Task& LocalQueue::start_next(SimTime now) {
   if (!idle_with_work()) queue_misuse("start_next() while busy or empty");
   serving_ = waiting_.front().task;
+  charge_scan(waiting_.size());
   waiting_.erase(waiting_.begin());
   busy_ = true;
   service_start_ = now;
@@ -88,6 +92,7 @@ Task LocalQueue::finish_service() {
 
 double LocalQueue::remaining_work_s(SimTime now, Duration mean_exec) const {
   Duration total = planned_remaining(now, mean_exec);
+  charge_scan(waiting_.size());
   for (const Entry& e : waiting_) total += planned(e.task, mean_exec);
   return total.seconds();
 }
@@ -96,6 +101,7 @@ std::vector<Task> LocalQueue::drain() {
   std::vector<Task> out;
   out.reserve(length());
   if (busy_) out.push_back(serving_);
+  charge_scan(waiting_.size());
   for (Entry& e : waiting_) out.push_back(e.task);
   waiting_.clear();
   busy_ = false;
@@ -105,6 +111,7 @@ std::vector<Task> LocalQueue::drain() {
 std::vector<Task> LocalQueue::waiting_tasks() const {
   std::vector<Task> out;
   out.reserve(waiting_.size());
+  charge_scan(waiting_.size());
   for (const Entry& e : waiting_) out.push_back(e.task);
   return out;
 }

@@ -25,11 +25,22 @@
 #include <vector>
 
 #include "models/loadsharing/task.h"
+#include "sim/engine/budget.h"
 
 namespace fdsim::loadsharing {
 
 enum class SchedulingPolicy : uint8_t { mlfs, fcfs };
 enum class ExecKnowledge : uint8_t { exact, mean };
+
+// Work inside an event (sim/engine/budget.h): every operation that walks or moves the waiting
+// tasks charges one work unit per kQueueEntriesPerWorkUnit entries, so a queue grown to
+// millions of tasks counts against the run's work budget (and polls for SIGINT/SIGTERM)
+// instead of making one event take seconds unseen. The cost estimate counts the same units
+// (sim/run/scenario_loader.cpp, load-sharing terms).
+inline constexpr uint64_t kQueueEntriesPerWorkUnit = 64;
+inline void charge_scan(size_t entries) {
+  if (entries >= kQueueEntriesPerWorkUnit) charge_work(entries / kQueueEntriesPerWorkUnit);
+}
 
 class LocalQueue {
  public:

@@ -1,5 +1,7 @@
 #include "models/swim/broadcast_queue.h"
 
+#include "sim/engine/budget.h"
+
 #include <algorithm>
 
 namespace fdsim::swim {
@@ -13,6 +15,9 @@ Updates BroadcastQueue::take(uint32_t overhead_bytes, int64_t limit_bytes,
                              int64_t transmit_limit) {
   Updates out;
   if (items_.empty()) return out;
+  // Each pick walks the whole queue: a queue of thousands of updates (mass churn) is work
+  // inside the event (sim/engine/budget.h), one unit per 64 items walked.
+  if (items_.size() >= 64) charge_work(items_.size() / 64);
   std::vector<bool> taken(items_.size(), false);
   int64_t used = 0;
   for (;;) {
@@ -33,6 +38,7 @@ Updates BroadcastQueue::take(uint32_t overhead_bytes, int64_t limit_bytes,
         best = i;
     }
     if (best == items_.size()) break;
+    if (items_.size() >= 64) charge_work(items_.size() / 64);
     taken[best] = true;
     used += int64_t(overhead_bytes) + int64_t(update_bytes(items_[best].update));
     out.push_back(items_[best].update);

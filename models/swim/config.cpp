@@ -48,13 +48,20 @@ Duration ms_param(scenario::ObjectReader& r, std::string_view key, Duration def,
 void check_event_rates(scenario::ObjectReader& r, const SwimConfig& c) {
   const double n = double(c.node_count);
   const std::string nodes_text = "nodes.count " + std::to_string(c.node_count);
-  scenario::check_period(r, "probe_interval_ms", c.probe_interval, n, nodes_text,
-                         1.0 + double(c.indirect_checks),
-                         "(1 + indirect_checks " + std::to_string(c.indirect_checks) + ")");
+  // Upper bounds of the events of one firing (the cost estimate is an upper bound,
+  // docs/scenario-format.md): a probe is its timer, the ping's and the ack's deliveries and
+  // the probe timeout; each indirect check a request, a ping, an ack and the forwarded ack; the
+  // TCP fallback a connect, its answer and its deadline. A gossip round is its timer and one
+  // delivery per gossip node; a push-pull its timer, the request and the reply.
+  const double per_probe = 4.0 + 4.0 * double(c.indirect_checks) + (c.tcp_fallback ? 3.0 : 0.0);
+  scenario::check_period(r, "probe_interval_ms", c.probe_interval, n, nodes_text, per_probe,
+                         "(4 + 4 x indirect_checks " + std::to_string(c.indirect_checks) +
+                             (c.tcp_fallback ? " + 3 for the TCP fallback)" : ")"));
   scenario::check_period(r, "gossip_interval_ms", c.gossip_interval, n, nodes_text,
-                         double(c.gossip_nodes),
-                         "gossip_nodes " + std::to_string(c.gossip_nodes));
-  scenario::check_period(r, "push_pull_interval_ms", c.push_pull_interval, n, nodes_text);
+                         1.0 + double(c.gossip_nodes),
+                         "(1 + gossip_nodes " + std::to_string(c.gossip_nodes) + ")");
+  scenario::check_period(r, "push_pull_interval_ms", c.push_pull_interval, n, nodes_text, 3.0,
+                         "3");
 }
 
 }  // namespace

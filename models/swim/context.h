@@ -45,6 +45,10 @@ class Signals {
                              PeerState from, PeerState to) = 0;
   virtual void refuted(SimTime t, NodeId n) = 0;
   virtual void probe_finished(SimTime t, NodeId n, bool failed) = 0;
+  // by's own suspicion timer for target ran out and by declares it dead (memberlist's "Marking
+  // %s as failed, suspect timeout reached", state.go:1211); not a death learnt from others.
+  virtual void dead_declared(SimTime /*t*/, NodeId /*by*/, NodeId /*target*/,
+                             uint32_t /*target_gen*/) {}
 };
 
 struct EventKinds {

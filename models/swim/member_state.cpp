@@ -162,6 +162,7 @@ void Member::on_suspicion_timeout(NodeId target, SimTime change_time) {
   s_.trace(self_, "swim_suspicion_timeout",
            {{"target", target},
             {"confirmations", sp != suspicions_.end() ? sp->second.n : 0}});
+  s_.signals.dead_declared(s_.now(), self_, target, gen_of(target));
   dead_node(Update{UpdateKind::dead, target, st.incarnation, self_, gen_of(target)});
 }
 

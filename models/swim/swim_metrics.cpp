@@ -1,5 +1,7 @@
 #include "models/swim/swim_metrics.h"
 
+#include "sim/engine/budget.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -36,6 +38,11 @@ void SwimRecorder::suspicion_raised(SimTime t, NodeId, NodeId target, uint32_t t
   }
   for (CrashRecord& c : crashes_)
     if (c.node == target && c.gen == target_gen && !c.first_suspicion) c.first_suspicion = t;
+}
+
+void SwimRecorder::dead_declared(SimTime t, NodeId by, NodeId target, uint32_t target_gen) {
+  if (measuring(t) && current(target, target_gen) && alive_[target])
+    ++fp_declared_[starved_[by]][starved_[target]];
 }
 
 void SwimRecorder::state_changed(SimTime t, NodeId observer, NodeId target, uint32_t target_gen,
@@ -109,20 +116,28 @@ void SwimRecorder::churn_join(NodeId n, uint32_t gen) {
 }
 
 void SwimRecorder::check_churn_records(SimTime t) {
+  // Work inside the event (sim/engine/budget.h): one unit per 64 records or views looked at;
+  // the cost estimate's churn term counts the same (sim/run/scenario_loader.cpp).
+  uint64_t looked = leaves_.size() + joins_.size();
   for (ChurnRecord& l : leaves_) {
     if (l.known_all || !current(l.node, l.gen)) continue;
     bool all = true;
-    for (NodeId s = 0; s < members_ && all; ++s)
+    NodeId s = 0;
+    for (; s < members_ && all; ++s)
       if (present(s, l.node, l.at) && !removed_[s][l.node]) all = false;
+    looked += s;
     if (all) l.known_all = t;
   }
   for (ChurnRecord& j : joins_) {
     if (j.known_all || !alive_identity(j.node, j.gen)) continue;
     bool all = true;
-    for (NodeId s = 0; s < members_ && all; ++s)
+    NodeId s = 0;
+    for (; s < members_ && all; ++s)
       if (present(s, j.node, j.at) && !j.knows[s]) all = false;
+    looked += s;
     if (all) j.known_all = t;
   }
+  if (looked >= 64) charge_work(looked / 64);
 }
 
 void SwimRecorder::refuted(SimTime t, NodeId) {
@@ -243,6 +258,16 @@ json SwimRecorder::metrics() const {
                           {"false_removal_events_by_starved_count", by_starved},
                           {"false_removal_events_of_healthy_count", fp_events_[0][0] + fp_events_[1][0]},
                           {"false_removal_events_of_starved_count", fp_events_[0][1] + fp_events_[1][1]}};
+    const char* role[2] = {"healthy", "starved"};
+    for (int b = 0; b < 2; ++b)
+      for (int o = 0; o < 2; ++o) {
+        out["starved"][std::string("false_removal_events_by_") + role[b] + "_of_" + role[o] + "_count"] =
+            fp_events_[b][o];
+        out["starved"][std::string("false_dead_declarations_by_") + role[b] + "_of_" + role[o] + "_count"] =
+            fp_declared_[b][o];
+      }
+    out["starved"]["false_dead_declarations_count"] =
+        fp_declared_[0][0] + fp_declared_[0][1] + fp_declared_[1][0] + fp_declared_[1][1];
   }
   return out;
 }

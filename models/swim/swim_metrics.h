@@ -67,6 +67,7 @@ class SwimRecorder final : public Signals, public net::HostListener {
                      PeerState from, PeerState to) override;
   void refuted(SimTime t, NodeId n) override;
   void probe_finished(SimTime t, NodeId n, bool failed) override;
+  void dead_declared(SimTime t, NodeId by, NodeId target, uint32_t target_gen) override;
   // HostListener.
   void on_crash(NodeId n) override;
   // Churn (swim_model.h): call enable_churn() before the run starts.
@@ -118,6 +119,7 @@ class SwimRecorder final : public Signals, public net::HostListener {
   std::vector<bool> starved_;  // by node: named by a network.starved entry
   size_t starved_count_ = 0;
   uint64_t fp_events_[2][2] = {{0, 0}, {0, 0}};
+  uint64_t fp_declared_[2][2] = {{0, 0}, {0, 0}};  // [declarer starved][target starved]
   // Churn.
   bool churn_ = false;
   std::vector<uint32_t> gen_;     // by slot: the current identity

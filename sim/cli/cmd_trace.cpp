@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <fstream>
+#include <limits>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -24,8 +25,10 @@
 #include "sim/engine/time.h"
 #include "sim/run/result_writer.h"
 #include "sim/run/trace_perfetto.h"
+#include "sim/engine/budget.h"
 #include "sim/run/trace_plantuml.h"
 #include "sim/scenario/json_document.h"
+#include "sim/scenario/reader.h"
 
 namespace fdsim::cli {
 
@@ -135,8 +138,16 @@ std::string record_problem(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("t_ns") || !j["t_ns"].is_number_integer() ||
       !j.contains("kind") || !j["kind"].is_string())
     return shape;
-  if (j.contains("node") && !j["node"].is_null() && !j["node"].is_number_unsigned())
-    return "\"node\" must be an integer >= 0 or null";
+  // Node ids must fit a NodeId: the renderers would otherwise have to drop the record (a
+  // diagram silently missing it) or fold it onto another node.
+  for (const char* key : {"node", "from", "to"}) {
+    if (!j.contains(key) || j[key].is_null()) continue;
+    const auto& v = j[key];
+    if (!v.is_number_unsigned() || v.get<uint64_t>() > std::numeric_limits<NodeId>::max())
+      return std::string("\"") + key + "\" must be a node id (an integer from 0 to " +
+             std::to_string(std::numeric_limits<NodeId>::max()) + ") or null, got " +
+             scenario::describe(v);
+  }
   if (j.contains("arm") && !j["arm"].is_string()) return "\"arm\" must be a string";
   if (j.contains("msg") && !j["msg"].is_string()) return "\"msg\" must be a string";
   return "";
@@ -180,6 +191,7 @@ void read_trace(const std::string& path, std::vector<std::string>& problems,
         break;
       continue;
     }
+    charge_work(1 + line.size() / 256);  // polls SIGINT/SIGTERM (sim/engine/budget.h)
     if (line.empty()) continue;
     scenario::JsonDocument d = scenario::parse_json_text(line, "");
     std::string why = d.ok() ? record_problem(*d.doc) : record_problem(nlohmann::json());

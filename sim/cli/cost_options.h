@@ -16,6 +16,8 @@ namespace fdsim::cli {
 struct CostArgs {
   double max_memory_gb = 16;
   double max_events = 1e11;
+  CLI::Option* memory_opt = nullptr;  // set by add_cost_options (was the option given?)
+  CLI::Option* events_opt = nullptr;
 };
 
 void add_cost_options(CLI::App* sub, const std::shared_ptr<CostArgs>& args);

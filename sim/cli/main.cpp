@@ -9,7 +9,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/engine/budget.h"
 #include "sim/engine/interrupt.h"
+#include "sim/run/run_budget.h"
 #include "sim/cli/cmd_sweep.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/huge_pages.h"
@@ -19,7 +21,13 @@
 int main(int argc, char** argv) {
   fdsim::cli::use_huge_pages_for_malloc(argc, argv);  // may re-execute this process once
   fdsim::install_signal_handlers();  // SIGINT/SIGTERM: clean stop; SIGXFSZ: write errors
-  fdsim::cli::install_out_of_memory_handler();  // exit 1 with one line, never bad_alloc
+  fdsim::cli::install_out_of_memory_handler();  // exit 2 with one line, never bad_alloc
+  // The command's own memory budget (validate, a sweep's planning, the readers): its share of
+  // the environment's limit (sim/run/run_budget.h); each simulation runs under its own.
+  fdsim::BudgetLimits command_limits;
+  command_limits.memory_bytes = fdsim::run::environment_share_bytes();
+  command_limits.memory_origin = "the environment's share: 3/4 of the address-space or cgroup room";
+  fdsim::RunBudget command_budget(nullptr, command_limits, {});
   CLI::App app{"fdsim " FDSIM_VERSION
                ": a deterministic discrete-event simulator for failure detection and load "
                "sharing research.",
@@ -66,6 +74,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::cerr << "fdsim: error: " << e.what() << " (see fdsim --help)\n";
     return fdsim::cli::kExitBadInput;
+  } catch (const fdsim::BudgetExceeded& e) {
+    std::cerr << "fdsim: " << e.what() << "\n";
+    return fdsim::cli::kExitBadInput;
+  } catch (const fdsim::Interrupted&) {
+    return fdsim::interrupt_exit_code();
   } catch (const std::exception& e) {
     std::cerr << "fdsim: internal error: " << e.what() << "\n";
     return fdsim::cli::kExitInternal;

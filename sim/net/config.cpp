@@ -1,5 +1,6 @@
 #include "sim/net/config.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -212,6 +213,26 @@ NetworkConfig parse_network_config(ObjectReader& network, const scenario::NodesC
     e.drop_oldest = r.enumeration("drop", "newest", {"newest", "oldest"}) == "oldest";
     e.lifo = r.enumeration("order", "fifo", {"fifo", "lifo"}) == "lifo";
     e.timers_on_time = r.enumeration("timers", "wait", {"wait", "on_time"}) == "on_time";
+    const std::string mode = r.enumeration("mode", "service", {"service", "stall", "inbound_delay"});
+    e.mode = mode == "stall" ? StarveMode::stall
+             : mode == "inbound_delay" ? StarveMode::inbound_delay : StarveMode::service;
+    if (r.has("socket_buffer_packets") && e.mode != StarveMode::stall)
+      r.error("socket_buffer_packets", "only a \"stall\" entry holds deliveries in a socket buffer");
+    e.socket_buffer_packets = size_t(r.integer("socket_buffer_packets", 0, 0, 1'000'000'000));
+    if (r.has("delay_order") && e.mode != StarveMode::inbound_delay)
+      r.error("delay_order", "only an \"inbound_delay\" entry has a delay order");
+    e.delay_fifo = r.enumeration("delay_order", "independent", {"independent", "fifo"}) == "fifo";
+    if (e.mode != StarveMode::service)
+      for (const char* k : {"queue_limit", "drop", "order", "timers"})
+        if (r.has(k)) r.error(k, "only a \"service\" entry has " + std::string(k) + " (" + mode + " runs timers on time)");
+    {
+      for (NodeId n : e.nodes)
+        for (const StarvedEntry& o : cfg.starved)
+          if (o.mode != e.mode && std::binary_search(o.nodes.begin(), o.nodes.end(), n)) {
+            r.error("mode", "node " + std::to_string(n) + " is already named by a starved entry of another mode");
+            break;
+          }
+    }
     cfg.starved.push_back(std::move(e));
   });
   network.objects("links", [&](ObjectReader& r, size_t) {

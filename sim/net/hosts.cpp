@@ -204,7 +204,8 @@ bool Hosts::timer_guard(void* ctx, NodeId n, EventKind kind, uint64_t seq,
   if (s.mode == HostMode::up && !s.queued) [[likely]]
     return true;
   if (s.mode == HostMode::up && h.server(n).timers_on_time) return true;
-  h.deliver_or_defer(n, s.incarnation, kind, fn);  // paused or starved: deferred or queued
+  // paused or starved: deferred or queued
+  h.deliver_or_defer(n, s.incarnation, kind, fn, -1, kNoNode, 0, /*timer=*/true);
   return false;
 }
 
@@ -212,19 +213,145 @@ void Hosts::run_on(NodeId n, uint32_t incarnation, EventKind kind, std::function
                    int32_t tag, NodeId from, uint64_t msg_id) {
   if (n >= state_.size()) [[unlikely]]
     check_node(n, "run_on");
+  if (state_[n].queued) [[unlikely]] {
+    if (auto it = servers_.find(n); it != servers_.end() && it->second.inbound_delay) {
+      // Inbound delay: handed over a draw later (then served, deferred or dropped as the host's
+      // state is at that time).
+      const Duration d = inbound_delay_draw(it->second);
+      sim_.schedule_after(d, kind, n,
+                          [this, n, incarnation, kind, fn = std::move(fn), tag, from, msg_id]() mutable {
+                            deliver_or_defer(n, incarnation, kind, fn, tag, from, msg_id);
+                          });
+      return;
+    }
+  }
   deliver_or_defer(n, incarnation, kind, fn, tag, from, msg_id);
+}
+
+void Hosts::hand_probe_result(NodeId n, uint32_t incarnation, EventKind kind, SimTime deadline,
+                              std::function<void(bool)> fn) {
+  check_node(n, "hand_probe_result");
+  Duration d = Duration::zero();
+  if (auto it = servers_.find(n); it != servers_.end() && it->second.inbound_delay)
+    d = inbound_delay_draw(it->second);
+  const bool on_time = sim_.now() + d < deadline;
+  // A reader whose deadline passes first gives up at the deadline (a socket read deadline).
+  if (!on_time) d = std::max(Duration::zero(), deadline - sim_.now());
+  std::function<void()> f = [fn = std::move(fn), on_time] { fn(on_time); };
+  if (d == Duration::zero()) return deliver_or_defer(n, incarnation, kind, f);
+  sim_.schedule_after(d, kind, n, [this, n, incarnation, kind, f = std::move(f)]() mutable {
+    deliver_or_defer(n, incarnation, kind, f);
+  });
+}
+
+Duration Hosts::inbound_delay_draw(Server& s) {
+  Duration d = s.delay->draw(*s.delay_stream);
+  if (s.delay_fifo) {
+    const SimTime release = std::max(sim_.now() + d, s.last_release);
+    s.last_release = release;
+    d = release - sim_.now();
+  }
+  return d;
+}
+
+void Hosts::stall(NodeId n, size_t buffer_packets) {
+  check_node(n, "stall");
+  if (state_[n].mode == HostMode::crashed) return;
+  Server& s = server(n);
+  s.stalled = true;
+  s.stall_buffer = buffer_packets;
+  s.stall_held = 0;
+  pause(n);
+}
+
+void Hosts::end_stall(NodeId n, std::shared_ptr<const LatencyModel> service,
+                      std::shared_ptr<Rng> stream) {
+  check_node(n, "end_stall");
+  auto it = servers_.find(n);
+  if (it == servers_.end() || !it->second.stalled) return;
+  Server& s = it->second;
+  s.stalled = false;
+  s.stall_held = 0;
+  if (state_[n].mode != HostMode::paused) return;  // crashed during the stall
+  // The held work drains through the server at the per-message cost; the condition itself
+  // ends at once, so the server stops queueing new work when the backlog is gone.
+  s.service = std::move(service);
+  s.stream = std::move(stream);
+  const bool was_starved = s.starved;
+  s.starved = true;
+  s.timers_first = true;
+  update_queued(n, s);
+  resume(n);
+  s.timers_first = false;
+  s.starved = was_starved;
+  update_queued(n, s);
+}
+
+bool Hosts::is_stalled(NodeId n) const {
+  auto it = servers_.find(n);
+  return it != servers_.end() && it->second.stalled;
+}
+
+void Hosts::delay_inbound(NodeId n, std::shared_ptr<const LatencyModel> delay,
+                          std::shared_ptr<Rng> stream, bool fifo) {
+  check_node(n, "delay_inbound");
+  if (!delay || !stream) {
+    std::fprintf(stderr, "fdsim: internal error: Hosts::delay_inbound on node %u without a model\n", n);
+    std::abort();
+  }
+  Server& s = server(n);
+  s.delay = std::move(delay);
+  s.delay_stream = std::move(stream);
+  s.delay_fifo = fifo;
+  s.inbound_delay = true;
+  update_queued(n, s);
+}
+
+void Hosts::end_delay_inbound(NodeId n) {
+  check_node(n, "end_delay_inbound");
+  auto it = servers_.find(n);
+  if (it == servers_.end()) return;
+  it->second.inbound_delay = false;
+  update_queued(n, it->second);
+}
+
+bool Hosts::delays_inbound(NodeId n) const {
+  auto it = servers_.find(n);
+  return it != servers_.end() && it->second.inbound_delay;
 }
 
 void Hosts::deliver_or_defer(NodeId n, uint32_t incarnation, EventKind kind,
                              std::function<void()>& fn, int32_t tag, NodeId from,
-                             uint64_t msg_id) {
+                             uint64_t msg_id, bool timer) {
   const HostState& s = state_[n];
   if (s.mode == HostMode::crashed || s.incarnation != incarnation) return;  // dropped
   if (s.mode == HostMode::paused) {
-    deferred_[n].push_back({incarnation, kind, std::move(fn), tag, from, msg_id});
+    if (tag >= 0) {
+      if (auto it = servers_.find(n); it != servers_.end() && it->second.stalled) {
+        Server& sv = it->second;
+        if (sv.stall_buffer > 0 && sv.stall_held >= sv.stall_buffer) {  // socket buffer full
+          ++sv.stats.dropped_socket;
+          ++sv.stats.dropped_messages;
+          if (drop_hook_) {
+            ServiceItem item;
+            item.arrived = sim_.now();
+            item.msg_id = msg_id;
+            item.incarnation = incarnation;
+            item.tag = tag;
+            item.from = from;
+            item.kind = kind;
+            drop_hook_(n, item);
+          }
+          return;
+        }
+        ++sv.stall_held;
+      }
+    }
+    deferred_[n].push_back({incarnation, kind, std::move(fn), tag, from, msg_id, timer});
     return;
   }
   if (s.queued) [[unlikely]] {
+    if (Server& sv = server(n); !sv.starved && !sv.busy) return fn();  // inbound delay only
     ServiceItem item;
     item.fn = std::move(fn);
     item.arrived = sim_.now();
@@ -307,9 +434,21 @@ void Hosts::replay_deferred(NodeId n) {
   if (auto sv = servers_.find(n);
       sv != servers_.end() && state_[n].queued && state_[n].mode == HostMode::up) {
     Server& s = sv->second;
+    if (s.timers_first) {
+      // The end of a stall: the timers that came due run now, in due order, before any held
+      // delivery is read (Go runs expired timers before it polls the network).
+      for (Deferred& d : items) {
+        if (!d.timer || d.incarnation != state_[n].incarnation) continue;
+        if (state_[n].mode != HostMode::up) break;
+        std::function<void()> f = std::move(d.fn);
+        d.fn = nullptr;
+        f();
+      }
+      if (state_[n].mode == HostMode::crashed) return;
+    }
     std::vector<ServiceItem> dropped;
     for (Deferred& d : items) {
-      if (d.incarnation != state_[n].incarnation) continue;
+      if (d.incarnation != state_[n].incarnation || !d.fn) continue;
       ServiceItem item;
       item.fn = std::move(d.fn);
       item.arrived = sim_.now();

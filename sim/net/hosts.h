@@ -35,6 +35,20 @@
 //   Simulator::cancel() on it returns false and it still runs. Each service end is one engine
 //   event (kind "host.service"). Dropped items never run; the drop hook (the network installs
 //   one) is told about each.
+// - stalled (a descheduled process: SIGSTOP, a stop-the-world pause, a VM descheduled, a CPU
+//   quota exhausted; sim/net/starvation.h mode "stall"): the host is paused (the listeners see
+//   on_pause / on_resume) and, in addition, (a) deliveries that arrive while it is stalled are
+//   held up to a socket-buffer bound, beyond which the arriving one is dropped (the kernel drops
+//   a datagram that does not fit in a full receive buffer; tail drop); (b) at the end of the
+//   stall every timer that came due during it runs first, in due order, and only then do the
+//   held deliveries run, in arrival order (Go's scheduler runs expired timers before it polls
+//   the network: docs/models/network-stressors.md, section 3, "Modes"); (c) the held deliveries
+//   (and any that arrive while they drain) are served one at a time at a per-message cost (a
+//   draw of the stall's `service` model) while timers keep running when due.
+// - inbound delay (mode "inbound_delay"): every delivery and every connection probe reaching
+//   the host, and the answer to each of its own connection probes, is handed to it a drawn time
+//   (the condition's model) after it arrived; timers and sends run on time. An answer that would
+//   be handed over at or after the probe's deadline times out at the deadline.
 // Models only observe faults (listeners and queries); sim/faults is the only writer.
 // Cost: 16 bytes per node, no heap allocation for a node that is not paused; a timer is one
 // guarded engine event (Simulator::schedule_guarded; no slot or allocation beyond the
@@ -102,6 +116,7 @@ struct ServiceStats {
   uint64_t served = 0;           // items whose callback ran after their service
   uint64_t dropped_messages = 0; // deliveries dropped by the queue
   uint64_t dropped_timers = 0;   // timer callbacks (and probe serves) dropped by the queue
+  uint64_t dropped_socket = 0;   // deliveries dropped by a full socket buffer during a stall
 };
 
 // Ground-truth notifications (metrics and models subscribe; fired after the state changed).
@@ -162,6 +177,25 @@ class Hosts {
   // from `stream` (a starved n gets the new model for items that start service later).
   void starve(NodeId n, std::shared_ptr<const LatencyModel> service, std::shared_ptr<Rng> stream);
   void end_starve(NodeId n);
+  // Descheduled stall (contract above): stall() pauses n and holds at most `buffer_packets`
+  // deliveries (0 = unbounded); end_stall() resumes it, runs the timers that came due, then
+  // serves the held deliveries at draws of `service` from `stream`. No-ops on a crashed host;
+  // end_stall() of a host that is not stalled changes nothing.
+  void stall(NodeId n, size_t buffer_packets);
+  void end_stall(NodeId n, std::shared_ptr<const LatencyModel> service, std::shared_ptr<Rng> stream);
+  bool is_stalled(NodeId n) const;
+  // Inbound delay (contract above): from now on, what reaches n waits a draw of `delay`.
+  // fifo: nothing is handed over before what reached n earlier (a processing lag: hand-over at
+  // max(arrival + draw, the previous hand-over)); else independent draws (later may overtake).
+  void delay_inbound(NodeId n, std::shared_ptr<const LatencyModel> delay, std::shared_ptr<Rng> stream,
+                     bool fifo = false);
+  void end_delay_inbound(NodeId n);
+  bool delays_inbound(NodeId n) const;
+  // Hands the result of n's own connection probe to n: now, or after the inbound delay; when
+  // that would be at or after `deadline`, at the deadline with `on_time(false)` (the reader's
+  // deadline passed first). Used by the network for probe answers.
+  void hand_probe_result(NodeId n, uint32_t incarnation, EventKind kind, SimTime deadline,
+                         std::function<void(bool on_time)> fn);
 
   void add_listener(HostListener* l) { listeners_.push_back(l); }
 
@@ -182,6 +216,7 @@ class Hosts {
     int32_t tag = -1;
     NodeId from = kNoNode;
     uint64_t msg_id = 0;
+    bool timer = false;  // a timer that came due (not a delivery or a connection probe)
   };
   struct Server {
     std::shared_ptr<const LatencyModel> service;
@@ -194,15 +229,28 @@ class Hosts {
     bool busy = false;
     bool end_at_resume = false;  // the service ended during a pause
     bool timers_on_time = false; // set_timers_on_time
+    bool stalled = false;        // stall() .. end_stall()
+    size_t stall_buffer = 0;     // deliveries held during a stall at most (0 = unbounded)
+    size_t stall_held = 0;       // deliveries held by the current stall
+    bool timers_first = false;   // end_stall(): replay runs the timers before the deliveries
+    bool inbound_delay = false;  // delay_inbound() .. end_delay_inbound()
+    std::shared_ptr<const LatencyModel> delay;
+    std::shared_ptr<Rng> delay_stream;
+    bool delay_fifo = false;
+    SimTime last_release;  // fifo: the latest hand-over scheduled
   };
+  Duration inbound_delay_draw(Server& s);
   void deliver_or_defer(NodeId n, uint32_t incarnation, EventKind kind, std::function<void()>& fn,
-                        int32_t tag = -1, NodeId from = kNoNode, uint64_t msg_id = 0);
+                        int32_t tag = -1, NodeId from = kNoNode, uint64_t msg_id = 0,
+                        bool timer = false);
   Server& server(NodeId n);
   void enqueue(NodeId n, ServiceItem&& item);
   void start_service(NodeId n, Server& s, ServiceItem&& item);
   void end_service(NodeId n, uint32_t gen);
   void finish_service(NodeId n, Server& s);
-  void update_queued(NodeId n, const Server& s) { state_[n].queued = s.starved || s.busy; }
+  void update_queued(NodeId n, const Server& s) {
+    state_[n].queued = s.starved || s.busy || s.inbound_delay;
+  }
   static bool timer_guard(void* ctx, NodeId n, EventKind kind, uint64_t seq,
                           std::function<void()>& fn);
   void check_node(NodeId n, const char* op) const;

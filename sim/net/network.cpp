@@ -445,6 +445,7 @@ struct Network::Impl {
     std::function<void(ProbeResult)> done = std::move(p->done);
     const NodeId src = p->src, dst = p->dst;
     const uint32_t src_inc = p->src_inc;
+    const SimTime deadline = p->deadline;
     const MsgType type = p->type;
     const uint64_t id = p->id;
     p->active = false;
@@ -465,6 +466,15 @@ struct Network::Impl {
                  {"outcome", names[int(outcome)]}});
     }
     if (!done) return;
+    if (outcome == ProbeOutcome::answered && hosts.delays_inbound(src)) {
+      // The prober reads the answer late (inbound delay, sim/net/hosts.h): after the deadline
+      // it has timed out instead.
+      hosts.hand_probe_result(src, src_inc, k_probe, deadline,
+                              [d = std::move(done), result](bool on_time) {
+                                d(on_time ? result : ProbeResult{ProbeOutcome::timed_out, 0});
+                              });
+      return;
+    }
     const HostState& s = hosts.state(src);
     if (s.mode == HostMode::up && s.incarnation == src_inc) {
       done(result);

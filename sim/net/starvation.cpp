@@ -24,7 +24,7 @@ Starvation::Starvation(Simulator& sim, Hosts& hosts, const RngFactory& rng,
         has_queue[n] = true;
         if (en.queue_limit > 0 || en.lifo)
           hosts_.set_service_queue(n, bounded_queue(en.queue_limit, en.drop_oldest, en.lifo));
-        if (en.timers_on_time) hosts_.set_timers_on_time(n, true);
+        if (en.timers_on_time || en.mode != StarveMode::service) hosts_.set_timers_on_time(n, true);
       }
       if (!en.mean_normal_s) {
         sim_.schedule_at(en.at, k_window_, n, [this, e, n] { open(e, n); });
@@ -64,14 +64,24 @@ void Starvation::schedule_next(size_t e, NodeId n) {
 void Starvation::open(size_t e, NodeId n) {
   std::shared_ptr<Rng>& r = service_rng_[n];
   if (!r) r = std::make_shared<Rng>(rng_.stream(n, "host.service"));
-  ++open_windows_[n];
-  hosts_.starve(n, entries_[e].service, r);
+  if (open_windows_[n]++ > 0 && entries_[e].mode == StarveMode::stall) return;  // already stalled
+  switch (entries_[e].mode) {
+    case StarveMode::service: hosts_.starve(n, entries_[e].service, r); break;
+    case StarveMode::stall: hosts_.stall(n, entries_[e].socket_buffer_packets); break;
+    case StarveMode::inbound_delay: hosts_.delay_inbound(n, entries_[e].service, r, entries_[e].delay_fifo); break;
+  }
   if (TraceSink* t = sim_.trace()) t->record(sim_.now(), n, "starve", {{"entry", e}});
 }
 
 void Starvation::close(size_t e, NodeId n) {
   if (open_windows_[n] == 0) return;
-  if (--open_windows_[n] == 0) hosts_.end_starve(n);
+  if (--open_windows_[n] == 0) {
+    switch (entries_[e].mode) {
+      case StarveMode::service: hosts_.end_starve(n); break;
+      case StarveMode::stall: hosts_.end_stall(n, entries_[e].service, service_rng_[n]); break;
+      case StarveMode::inbound_delay: hosts_.end_delay_inbound(n); break;
+    }
+  }
   if (TraceSink* t = sim_.trace()) t->record(sim_.now(), n, "starve_end", {{"entry", e}});
 }
 

@@ -12,6 +12,14 @@
 // drop_oldest, lifo)); a model may install its own afterwards (Hosts::set_service_queue). So is
 // whether its timer callbacks wait for the server (`timers`: wait, the default) or run when due
 // (on_time: Hosts::set_timers_on_time).
+// Mode (`mode`): "service" (above; the default): every work item costs a service time;
+// "stall": a descheduled process (Hosts::stall): nothing runs during the window, deliveries are
+// held up to `socket_buffer_packets` (then dropped), and at its end the timers that came due run
+// first and the held deliveries drain at draws of `service` each (the per-message cost), timers
+// on time meanwhile; "inbound_delay": every delivery, connection probe and probe answer reaching
+// the node during the window is handed over a draw of `service` later, timers and sends on time
+// (Hosts::delay_inbound). Stall and inbound-delay nodes run their timers on time. A node is named
+// by entries of one mode only (the reader refuses a mix).
 // Randomness: service times from the node's stream "host.service" (one per node, created when
 // first starved); process windows from "net.starved" for the first process entry, "net.starved#k"
 // for the k-th (counting process entries in order). A run without entries creates nothing and
@@ -31,7 +39,12 @@ namespace fdsim::net {
 
 class Hosts;
 
+enum class StarveMode : uint8_t { service, stall, inbound_delay };
+
 struct StarvedEntry {
+  StarveMode mode = StarveMode::service;
+  size_t socket_buffer_packets = 0;  // stall: deliveries held at most (0 = unbounded)
+  bool delay_fifo = false;           // inbound_delay: a lag in arrival order (Hosts::delay_inbound)
   std::vector<NodeId> nodes;
   std::shared_ptr<const LatencyModel> service;
   // Scheduled window (when mean_normal_s is unset): from `at`, until `end` (nullopt = the end).

@@ -1,14 +1,17 @@
 #include "sim/run/run.h"
 
 #include <chrono>
+#include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <memory>
 
+#include "sim/engine/budget.h"
 #include "sim/engine/hash.h"
 #include "sim/run/result_writer.h"
+#include "sim/run/run_budget.h"
 #include "sim/run/run_stats.h"
 #include "sim/run/scenario_loader.h"
 #include "sim/run/simulation.h"
@@ -48,6 +51,18 @@ LoadResult load_guarded(const json& doc, const std::string& source_name, std::st
     internal = "while loading the scenario: unknown exception";
   }
   return {};
+}
+
+// The budget every simulation of `s` ran under and the estimate it came from
+// (sim/run/run_budget.h); infinite figures are written as null.
+json budget_stats(const Scenario& s) {
+  auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  const BudgetLimits b = simulation_budget(s);
+  const BudgetEstimate e = simulation_estimate(s);
+  return {{"memory_bytes", finite(b.memory_bytes)},
+          {"work_count", finite(b.work_units)},
+          {"estimated_memory_bytes", finite(e.memory_bytes)},
+          {"estimated_events_count", finite(e.work_units)}};
 }
 
 }  // namespace
@@ -148,10 +163,18 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
                            {"events_per_wall_s",
                             sim.wall_s > 0 ? double(sim.events_dispatched) / sim.wall_s : 0.0},
                            {"events_per_cpu_s",
-                            sim.cpu_s > 0 ? double(sim.events_dispatched) / sim.cpu_s : 0.0}});
+                            sim.cpu_s > 0 ? double(sim.events_dispatched) / sim.cpu_s : 0.0},
+                           {"work_count", sim.work_units},
+                           {"peak_heap_bytes", sim.peak_heap_bytes}});
     }
     if (options.progress) options.progress(total_s, total_s);
     if (options.progress_info) options.progress_info({total_s, total_s, events_total});
+  } catch (const BudgetExceeded& e) {
+    // Not a bug: the run broke its budget (sim/run/run_budget.h). Bad input, exit 2.
+    out.problems.push_back((source_name.empty() ? "" : source_name + ": ") + "arm " + running +
+                           ", replication " + std::to_string(replication) + ": " + e.what());
+    out.trace_lines.clear();
+    return out;
   } catch (const std::exception& e) {
     out.internal_error = "arm " + running + ": " + e.what();
     out.trace_lines.clear();
@@ -193,6 +216,7 @@ RunOutcome execute(const json& scenario_doc, const std::string& source_name,
                    {"events_per_cpu_s", cpu_total_s > 0 ? double(events_total) / cpu_total_s : 0.0},
                    {"peak_rss_kb", peak_rss_kb()},
                    {"malloc_page_kb", malloc_page_kb()},
+                   {"budget", budget_stats(s)},
                    {"simulations", std::move(sim_stats)}};
   out.ok = true;
   return out;

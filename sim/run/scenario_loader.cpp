@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "models/loadsharing/cost_bound.h"
 #include "models/swim/memory_bound.h"
 #include "sim/net/config.h"
 #include "sim/scenario/event_rate.h"
@@ -187,9 +188,25 @@ void add_swim_churn_memory(Scenario& s) {
                                   double(s.swim->probe_interval.count_ns()));
   const double spare = double(ch.spare.size());
   const double slots = double(ch.nodes.size() + ch.spare.size());
+  // The churn records' check (models/swim/swim_metrics.cpp, check_churn_records): at every
+  // change of a view it looks at every leave and join record and, for the open ones, at up
+  // to n views; one work unit per 64 looked at. Records <= (leaves + joins) over the horizon.
+  const double horizon_s = std::min(s.top.horizon_s, 1e9);
+  double records = 0;
+  if (ch.session && ch.session->mean_s() > 0)
+    records += double(ch.nodes.size() + ch.spare.size()) * horizon_s / ch.session->mean_s();
+  if (ch.join && ch.join->mean_s() > 0) records += horizon_s / ch.join->mean_s();
+  records = std::min(records, 1e15);
+  const double per_change = records * (1.0 + n) / 64.0;
+  const double churn_work_per_s = s.cost.events_per_s * per_change;
+  s.cost.work_per_s += churn_work_per_s;
+  if (!(churn_work_per_s <= s.cost.events_largest)) {
+    s.cost.events_largest = churn_work_per_s;
+    s.cost.events_path = "$.faults[" + std::to_string(s.faults.churn_entry) + "]";
+  }
   scenario::add_memory(
       s.cost, "$.faults[" + std::to_string(s.faults.churn_entry) + "]",
-      swim::swim_churn_bytes(n, ticks, spare, slots),
+      swim::swim_churn_bytes(n, ticks, spare, slots) + records * (n + 64.0),
       "SWIM churn: " + std::to_string(ch.spare.size()) + " spare slots (explicit probe orders, " +
           "4 B x n + 5.2 kB per member, and 64 B x spare per member) + " +
           std::to_string(ch.nodes.size() + ch.spare.size()) +
@@ -221,6 +238,20 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
   scenario::CostEstimate& c = s.cost;
   const double n = double(s.top.nodes.count);
   c.horizon_s = s.top.horizon_s;
+  if (s.load_sharing) {
+    // Per-task events, queue scans, queued tasks and buddy state (models/loadsharing/
+    // cost_bound.h): bounds that need the horizon.
+    const loadsharing::LoadSharingCost ls =
+        loadsharing::load_sharing_cost_bound(*s.load_sharing, s.top.horizon_s);
+    c.events_per_s += ls.events_per_s;
+    c.work_per_s += ls.work_per_s;
+    if (!(ls.events_per_s + ls.work_per_s <= c.events_largest)) {
+      c.events_largest = ls.events_per_s + ls.work_per_s;
+      c.events_path = "$.workload";
+    }
+    scenario::add_memory(c, "$.workload", ls.queue_bytes, ls.queue_formula);
+    scenario::add_memory(c, "$.load_sharing.buddy_size", ls.buddy_bytes, ls.buddy_formula);
+  }
   c.replications = double(s.top.replications);
   c.simulations =
       s.family == ArmFamily::heartbeat_study ? 1.0 : double(std::max<size_t>(1, s.arms.size()));
@@ -235,6 +266,27 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
                            " events per simulated second x mean delay " +
                            scenario::rate_text(pending_s) + " s x " +
                            scenario::rate_text(scenario::kBytesPerPendingEvent) + " B");
+  // Starved hosts (sim/net/starvation.h): a host whose service is slower than its arrivals
+  // holds a backlog that grows through its starved period. Bound: every event the simulation
+  // makes could be a message or timer waiting at a starved host, for as long as the entry can
+  // be starved (the horizon), or the queue's bound per node when it has one.
+  for (size_t e = 0; e < s.network.starved.size(); ++e) {
+    const net::StarvedEntry& st = s.network.starved[e];
+    const double backlog =
+        st.queue_limit > 0
+            ? double(st.nodes.size()) * double(st.queue_limit)
+            : c.events_per_s * c.horizon_s;
+    scenario::add_memory(c, "$.network.starved[" + std::to_string(e) + "]",
+                         backlog * scenario::kBytesPerPendingEvent,
+                         st.queue_limit > 0
+                             ? "starved backlog: " + std::to_string(st.nodes.size()) +
+                                   " nodes x queue_limit " + std::to_string(st.queue_limit) +
+                                   " x 160 B"
+                             : "starved backlog without queue_limit: every event over the "
+                               "horizon could wait, " +
+                                   scenario::rate_text(c.events_per_s * c.horizon_s) +
+                                   " x 160 B");
+  }
   if (c.stored_bytes_per_s > 0)
     scenario::add_memory(c, c.stored_path, c.stored_bytes_per_s * c.horizon_s,
                          "samples kept over horizon_s " + scenario::rate_text(c.horizon_s) +

@@ -37,7 +37,11 @@ std::vector<json> seeds() {
                              "order": "fifo"},
                             {"nodes": [0], "service": {"model": "constant", "ms": 1},
                              "mean_normal_s": 1, "mean_starved_s": 1, "start_s": 0,
-                             "stop_s": 5}]},
+                             "stop_s": 5},
+                            {"nodes": [1], "mode": "stall", "socket_buffer_packets": 8,
+                             "service": {"model": "constant", "ms": 1}, "at_s": 1},
+                            {"nodes": [2], "mode": "inbound_delay", "delay_order": "fifo",
+                             "service": {"model": "constant", "ms": 1}, "at_s": 1}]},
     "faults": [{"kind": "crash", "at_s": 1, "nodes": [1],
                 "duration": {"model": "constant", "ms": 1}, "mean_down_s": 1,
                 "up": {"distribution": "exponential"}}]
@@ -74,9 +78,13 @@ std::vector<json> seeds() {
   swim["swim"] = {{"arms", json::parse(R"([{"name": "a"}, {"name": "b", "lifeguard": false}])")}};
   out.push_back(swim);
   json jg = common;
-  jg["jgroups"] = json::parse(R"({"FD": {}, "FD_ALL": {}, "FD_SOCK": {}, "VERIFY_SUSPECT": {},
-    "GMS": {}, "arms": [{"name": "a"}, {"name": "b", "detector": "FD_ALL"}]})");
+  jg["jgroups"] = json::parse(R"({"FD": {}, "FD_ALL": {}, "FD_SOCK": {}, "VERIFY_SUSPECT": {}, "TCPPING": {},
+    "GMS": {}, "arms": [{"name": "a"}, {"name": "b", "detector": "FD_ALL"},
+    {"name": "c", "detectors": ["FD_SOCK", "FD"], "merge2": true}]})");
   out.push_back(jg);
+  json jg_ping = common;
+  jg_ping["jgroups"] = json::parse(R"({"PING": {}, "MERGE2": {}, "arms": [{"name": "a"}]})");
+  out.push_back(jg_ping);
   return out;
 }
 

@@ -12,7 +12,9 @@
 #include "sim/faults/injector.h"
 #include "sim/net/world.h"
 #include "sim/run/node_table.h"
-#include "sim/engine/interrupt.h"
+#include "sim/run/run_budget.h"
+#include "sim/engine/budget.h"
+#include "sim/engine/heap_account.h"
 #include "sim/run/stall_guard.h"
 #include "sim/run/trace_collector.h"
 
@@ -136,11 +138,14 @@ SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
     trace = std::make_unique<TraceCollector>(*trace_out, plan.trace_label);
     sim.set_trace(trace.get());
   }
+  // The simulation's budget (sim/run/run_budget.h): everything built from here on, the models
+  // included, counts against it; crossing it (or SIGINT/SIGTERM) throws at the next check.
+  RunBudget budget(&sim, simulation_budget(s), simulation_estimate(s), s.source);
   // The hook also runs the stall guard (sim/run/stall_guard.h), so it is always set.
   StallGuard stall_guard(sim);
-  sim.set_progress_hook(kStallCheckEveryEvents, [&sim, &progress, &stall_guard] {
+  sim.set_progress_hook(kStallCheckEveryEvents, [&sim, &progress, &stall_guard, &budget] {
     stall_guard.check();
-    check_interrupt();  // SIGINT/SIGTERM end the run here (sim/engine/interrupt.h)
+    budget.check();  // memory, work, SIGINT/SIGTERM (sim/engine/budget.h)
     if (progress) progress(sim.now().seconds(), sim.events_dispatched());
   });
   const size_t n = s.top.nodes.count;
@@ -166,9 +171,11 @@ SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
   }
   injector.start();
   for (auto& m : models.owned) m->start();
+  budget.check();  // building the models may have crossed the memory budget
   sim.run_until(s.top.horizon);
   for (auto& m : models.owned) m->finish();
   if (node_table) node_table->finish();
+  budget.check();
 
   SimulationOutput out;
   out.metrics = models.metrics();
@@ -191,6 +198,8 @@ SimulationOutput run_simulation(const Scenario& s, uint64_t replication,
   out.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   out.cpu_s = thread_cpu_s() - cpu_start_s;
+  out.work_units = budget.work_units();
+  out.peak_heap_bytes = heap::enabled() ? budget.peak_memory_bytes() : -1;
   return out;
 }
 

@@ -36,6 +36,10 @@ struct SimulationOutput {
   double wall_s = 0.0;            // machine-dependent: goes to run_stats only
   double cpu_s = 0.0;             // CPU time of the thread that ran it (same): unlike the wall
                                   // time, it does not count waiting for a core on a busy machine
+  // The budget's figures (sim/engine/budget.h): events plus charged work units, and the peak
+  // heap bytes the simulation held (-1 when the program does not count its heap).
+  double work_units = 0.0;
+  int64_t peak_heap_bytes = -1;
 };
 
 // The simulations a scenario needs: one per arm, or one for every arm of the heartbeat study.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/engine/budget.h"
 #include "sim/scenario/event_rate.h"
 
 namespace fdsim::scenario {
@@ -24,15 +25,8 @@ const CostLimits& cost_limits() { return g_limits; }
 void set_cost_limits(const CostLimits& limits) { g_limits = limits; }
 
 std::string bytes_text(double bytes) {
-  if (!std::isfinite(bytes)) return "inf GB";
-  char buf[64];
-  if (bytes >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
-  else if (bytes >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.0f MB", bytes / 1e6);
-  else
-    std::snprintf(buf, sizeof buf, "%.0f kB", bytes / 1e3);
-  return buf;
+  // The engine's budget messages print bytes the same way (sim/engine/budget.h).
+  return std::isfinite(bytes) ? budget_bytes_text(bytes) : "inf GB";
 }
 
 void add_memory(CostEstimate& c, std::string path, double bytes, std::string_view formula) {

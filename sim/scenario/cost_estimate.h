@@ -33,6 +33,10 @@ namespace fdsim::scenario {
 struct CostLimits {
   double memory_bytes = 16e9;  // --max-memory-gb 16
   double events = 1e11;        // --max-events 1e11
+  // Set when the command line gave the limit: it is then also the run budget of every
+  // simulation (sim/run/run_budget.h), instead of a multiple of the estimate.
+  bool memory_explicit = false;
+  bool events_explicit = false;
 };
 
 // The process-wide limits (defaults above until set_cost_limits is called).
@@ -49,6 +53,9 @@ struct CostEstimate {
   std::string memory_formula;  // how that term was computed
   double memory_largest = 0;
   double events_per_s = 0;     // sum of every source's events per simulated second
+  // Work units inside events per simulated second (queue scans and the like, budget.h): they
+  // count with the events but are no message in flight.
+  double work_per_s = 0;
   std::string events_path;     // JSON path of the largest event source
   double events_largest = 0;
   // Samples kept for the metrics that grow with simulated time (bytes per simulated second);
@@ -60,7 +67,9 @@ struct CostEstimate {
   double simulations = 1;      // simulations per replication (arms, or 1 for a shared study)
   double replications = 1;
   // Events of one replication, and of the whole scenario (every replication).
-  double events_per_replication() const { return events_per_s * horizon_s * simulations; }
+  double events_per_replication() const {
+    return (events_per_s + work_per_s) * horizon_s * simulations;
+  }
   double total_events() const { return events_per_replication() * replications; }
 };
 

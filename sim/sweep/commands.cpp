@@ -5,6 +5,7 @@
 #include "sim/scenario/reader.h"
 #include "sim/sweep/aggregate.h"
 #include "sim/sweep/atomic_file.h"
+#include "sim/sweep/calibrate.h"
 #include "sim/sweep/executor.h"
 #include "sim/sweep/json_path.h"
 #include "sim/sweep/plan.h"
@@ -19,17 +20,25 @@ using nlohmann::json;
 namespace {
 
 std::optional<SweepPlan> load_plan(const std::string& path, const std::optional<json>& doc,
-                                   const RunApi& api, std::vector<std::string>* problems) {
+                                   const RunApi& api, std::vector<std::string>* problems,
+                                   SweepSpec* spec_out = nullptr) {
   SpecOutcome spec = doc ? parse_sweep(*doc, path) : load_sweep_file(path);
   if (!spec.ok()) {
     *problems = std::move(spec.problems);
     return std::nullopt;
   }
+  if (has_calibrated_axes(spec.spec)) set_calibration_placeholders(&spec.spec);
   PlanOutcome plan = make_plan(spec.spec, api.resolve);
   if (!plan.ok()) {
     *problems = std::move(plan.problems);
     return std::nullopt;
   }
+  // Calibrated axes: make_plan validated the bracket's low end; the high end too.
+  if (has_calibrated_axes(spec.spec)) {
+    *problems = check_calibration_brackets(spec.spec, plan.plan, api.resolve);
+    if (!problems->empty()) return std::nullopt;
+  }
+  if (spec_out != nullptr) *spec_out = std::move(spec.spec);
   return std::move(plan.plan);
 }
 
@@ -43,6 +52,7 @@ bool write_manifest(const SweepPlan& plan, const fs::path& out_dir,
 
 bool same_plan(const SweepPlan& a, const SweepPlan& b) {
   if (a.axis_paths != b.axis_paths || a.points.size() != b.points.size()) return false;
+  if (a.calibration != b.calibration) return false;  // calibrated sweeps: the same solve
   for (size_t p = 0; p < a.points.size(); ++p)
     if (a.points[p].params != b.points[p].params || a.points[p].run_ids != b.points[p].run_ids)
       return false;
@@ -58,16 +68,20 @@ std::string check_point_labels(const SweepPlan& plan, const RunStore& store) {
 std::vector<std::string> validate_sweep_file(const std::string& path, const RunApi& api,
                                              std::string* summary) {
   std::vector<std::string> problems;
-  const auto plan = load_plan(path, std::nullopt, api, &problems);
-  if (plan && summary != nullptr) *summary = plan_cost_summary(*plan);
+  SweepSpec spec;
+  const auto plan = load_plan(path, std::nullopt, api, &problems, &spec);
+  if (plan && summary != nullptr)
+    *summary = plan_cost_summary(*plan) + calibration_cost_summary(spec, *plan);
   return problems;
 }
 
 std::vector<std::string> validate_sweep_document(const json& doc, const std::string& source,
                                                  const RunApi& api, std::string* summary) {
   std::vector<std::string> problems;
-  const auto plan = load_plan(source, doc, api, &problems);
-  if (plan && summary != nullptr) *summary = plan_cost_summary(*plan);
+  SweepSpec spec;
+  const auto plan = load_plan(source, doc, api, &problems, &spec);
+  if (plan && summary != nullptr)
+    *summary = plan_cost_summary(*plan) + calibration_cost_summary(spec, *plan);
   return problems;
 }
 
@@ -84,7 +98,8 @@ int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream&
     shard = *parsed;
   }
   std::vector<std::string> problems;
-  auto plan = load_plan(o.sweep_file, o.sweep_doc, api, &problems);
+  SweepSpec spec;
+  auto plan = load_plan(o.sweep_file, o.sweep_doc, api, &problems, &spec);
   if (!plan) {
     for (const auto& p : problems) err << p << "\n";
     return kExitBadInput;
@@ -100,6 +115,25 @@ int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream&
   // written atomically) are removed as the runs' are (issue 24: they were never removed). Safe
   // under the lock: no other sweep process writes here.
   remove_temp_files(out_dir);
+  // Calibrated axes (sim/sweep/calibrate.h): solved before the manifest is written, with the
+  // pilot runs in OUT/calibration.
+  std::string calibration_line;
+  if (has_calibrated_axes(spec)) {
+    remove_temp_files(out_dir / "calibration");
+    CalibrateOptions co;
+    co.jobs = o.jobs;
+    co.run_pilots = !o.aggregate_only;
+    const CalibrateReport cr = calibrate_plan(spec, &*plan, api, out_dir / "calibration", co);
+    if (cr.exit_code != 0) {
+      for (const auto& p : cr.problems) err << p << "\n";
+      if (cr.exit_code > 128)
+        err << o.sweep_file << ": calibration interrupted by "
+            << (cr.exit_code == 128 + SIGINT ? "SIGINT" : "SIGTERM")
+            << "; rerun the same command to resume\n";
+      return cr.exit_code;
+    }
+    calibration_line = calibration_summary(*plan, cr);
+  }
   if (!write_manifest(*plan, out_dir, o.reference_arm, &error)) {
     err << error << "\n";
     return kExitInternal;
@@ -145,6 +179,7 @@ int sweep_command(const SweepCommandOptions& o, const RunApi& api, std::ostream&
   for (const auto& f : report.failures) err << o.sweep_file << ": run " << f << "\n";
 
   if (!o.quiet) {
+    if (!calibration_line.empty()) out << calibration_line << "\n";
     out << "sweep " << plan->name << ": " << plan->points.size() << " points, "
         << plan->runs.size() << " runs";
     if (!o.shard.empty()) out << " (shard " << o.shard << ": " << report.total << " runs)";

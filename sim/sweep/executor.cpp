@@ -1,5 +1,7 @@
 #include "sim/sweep/executor.h"
 
+#include "sim/run/run_budget.h"
+
 #include "sim/engine/interrupt.h"
 
 #include <sys/resource.h>
@@ -189,6 +191,9 @@ ExecuteReport execute_plan(const SweepPlan& plan, const std::filesystem::path& r
   ProgressReporter progress(options.progress, options.progress_out, options.progress_interval);
   const size_t jobs = std::max<size_t>(
       1, std::min({options.jobs, pending.size(), workers_within_address_space_limit()}));
+  // Each simulation's memory budget takes its share of the environment's limit
+  // (sim/run/run_budget.h).
+  run::set_concurrent_simulations(unsigned(std::min<size_t>(jobs, 1u << 16)));
   std::vector<std::thread> threads;
   if (!pending.empty()) {
     // A thread that cannot be created (a low `ulimit -u`, a memory cap) is not an error: the

@@ -1,5 +1,8 @@
 #include "sim/sweep/plan.h"
 
+#include "sim/engine/budget.h"
+#include "sim/run/run_budget.h"
+
 #include <cstdio>
 #include <algorithm>
 #include <map>
@@ -87,6 +90,8 @@ std::string index_ranges(const std::vector<size_t>& v) {
   return s;
 }
 
+}  // namespace
+
 // Distinct runs, replication-major.
 std::vector<PlannedRun> list_runs(const std::vector<PlannedPoint>& points) {
   size_t max_reps = 0;
@@ -102,8 +107,6 @@ std::vector<PlannedRun> list_runs(const std::vector<PlannedPoint>& points) {
   }
   return runs;
 }
-
-}  // namespace
 
 namespace {
 uint64_t scenario_hash(const json& resolved_scenario) {
@@ -158,14 +161,18 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
     const double base_bytes = double(spec.base.dump().size());
     const double bytes = double(total) * (kBytesPerPoint + kJsonBytesPerTextByte * base_bytes) +
                          double(total) * double(reps) * kBytesPerRun;
-    if (!(bytes <= scenario::cost_limits().memory_bytes)) {
+    const double limit =
+        std::min(scenario::cost_limits().memory_bytes, run::environment_share_bytes());
+    if (!(bytes <= limit)) {
       problem("$.axes: the plan of " + std::to_string(total) + " points x " +
               std::to_string(reps) + " replications needs about " + scenario::bytes_text(bytes) +
               " before any run (" + scenario::rate_text(kJsonBytesPerTextByte) + " x " +
               scenario::rate_text(base_bytes) + " B of base scenario per point, " +
               scenario::rate_text(kBytesPerRun) + " B per run); the limit is " +
-              scenario::bytes_text(scenario::cost_limits().memory_bytes) +
-              " (raise with --max-memory-gb / --max-events)");
+              scenario::bytes_text(limit) +
+              (limit < scenario::cost_limits().memory_bytes
+                   ? " (3/4 of what the environment's address-space or cgroup limit leaves)"
+                   : " (raise with --max-memory-gb / --max-events)"));
       return out;
     }
   }
@@ -174,6 +181,7 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
   std::set<std::string> reported;  // one message per condition problem
   std::vector<size_t> idx(spec.groups.size(), 0);
   for (size_t n = 0; n < total; ++n) {
+    charge_work(1);  // SIGINT/SIGTERM and the command's memory budget (sim/engine/budget.h)
     PlannedPoint point;
     point.scenario = spec.base;
     for (size_t g = 0; g < spec.groups.size(); ++g) {
@@ -226,6 +234,7 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
   std::map<std::string, std::vector<size_t>> where;  // problem -> its points
   for (size_t p = 0; p < plan.points.size(); ++p) {
     PlannedPoint& point = plan.points[p];
+    charge_work(kChargeCheckEvery);  // a resolve is long: check at every point
     const run::ResolveOutcome res = resolve(point.scenario, plan.scenario_source);
     if (!res.ok) {
       std::vector<std::string> problems = res.problems;
@@ -401,6 +410,7 @@ ordered_json plan_manifest(const SweepPlan& plan, const std::optional<std::strin
   }
   m["points"] = std::move(points);
   m["distinct_runs"] = plan.runs.size();
+  if (!plan.calibration.is_null()) m["calibration"] = ordered_json::parse(plan.calibration.dump());
   m["sweep"] = ordered_json::parse(plan.sweep_doc.dump());
   return m;
 }
@@ -468,6 +478,7 @@ std::optional<ManifestPlan> plan_from_manifest(const json& m, std::string* error
     plan.points.push_back(std::move(point));
   }
   plan.runs = list_runs(plan.points);
+  plan.calibration = m.value("calibration", json());
   return mp;
 }
 

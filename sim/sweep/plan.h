@@ -60,6 +60,9 @@ struct SweepPlan {
   // run, and the peak memory of the costliest point's simulation.
   double total_events = 0;
   double largest_memory_bytes = 0;
+  // The calibration record of a sweep with calibrated axes (sim/sweep/calibrate.h), written to
+  // and read from sweep.json as "calibration"; null otherwise.
+  nlohmann::json calibration;
 };
 
 struct PlanOutcome {
@@ -71,6 +74,9 @@ struct PlanOutcome {
 PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve);
 
 std::string run_identity(const nlohmann::json& resolved_scenario, uint64_t replication);
+
+// The distinct runs of `points`, replication-major (the order of SweepPlan::runs).
+std::vector<PlannedRun> list_runs(const std::vector<PlannedPoint>& points);
 
 // OUT/sweep.json is not trusted (issue 24): every point's label values must be what its runs'
 // results (`result_of(id)`, nullopt for a run without a trusted result, which is skipped) hold

@@ -15,6 +15,11 @@ std::vector<scenario::ObjectRecord> explore_sweep_fields() {
     "axes": [
       {"path": "$.seed", "values": [1, 2]},
       {"path": "$.horizon_s", "values": {"from": 10, "to": 30, "step": 10}},
+      {"path": "$.network.loss", "name": "loss",
+       "calibrate": {"arm": "a", "metric": "m", "target": 1, "tolerance_rel": 0.01,
+                     "bracket": [0, 0.5], "pilot_replications": 2, "max_iterations": 5,
+                     "linked": [{"path": "$.network.latency.min_ms", "scale": 2,
+                                 "offset": 1}]}},
       {"zip": [{"path": "$.warmup_s", "values": {"from": 1, "to": 4, "factor": 2}},
                {"path": "$.description", "values": ["a", "b", "c"]}]}],
     "constraint": [{"path": "$.seed", "op": "<", "value": 2},

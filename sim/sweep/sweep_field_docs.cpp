@@ -31,6 +31,32 @@ const std::vector<scenario::FieldDoc>& sweep_field_docs() {
        "characters, not a fixed export column; it does not change the runs"},
       {"sweep", "<axis>.values", "", "", "",
        "the values of the axis: a non-empty list, a range or a geometric range"},
+      {"sweep", "<axis>.calibrate", "", "", "",
+       "instead of values: the axis's one value per point is solved so that an arm's mean "
+       "metric hits a target (docs/sweeps.md, Calibrated axes); not in a zip"},
+      {"sweep", "<calibration>.arm", "", "the results' only arm", "",
+       "the arm whose metric is calibrated"},
+      {"sweep", "<calibration>.metric", "", "", "",
+       "the metric, by its aggregate.csv name (\"traffic.messages_per_node_s\")"},
+      {"sweep", "<calibration>.target", "", "", "",
+       "a number (not 0), or {\"arm\": name}: the mean of the same metric on that arm of the "
+       "same pilot runs"},
+      {"sweep", "<calibration>.tolerance_rel", "", "", "",
+       "solved when |pilot mean - target| <= tolerance_rel x |target|"},
+      {"sweep", "<calibration>.bracket", "", "", "lo < hi",
+       "[lo, hi]: the values searched; the target must lie between the pilot means at lo and "
+       "hi, and the metric must be monotone between them"},
+      {"sweep", "<calibration>.pilot_replications", "", "", "",
+       "replications per evaluation, run as replications 2^40 + k (their own random streams)"},
+      {"sweep", "<calibration>.max_iterations", "", "", "",
+       "evaluations after the two bracket ends before the calibration gives up (exit 2)"},
+      {"sweep", "<calibration>.linked", "", "", "",
+       "leaves that follow the calibrated value x: each is set to scale x + offset wherever x "
+       "is set (a timeout kept at the period plus a round trip)"},
+      {"sweep", "<linked_leaf>.path", "", "", "", "the leaf (\"$.a.b[2].c\"); it must exist "
+       "in the base scenario's parent and not overlap an axis"},
+      {"sweep", "<linked_leaf>.scale", "", "", "", "factor of the calibrated value"},
+      {"sweep", "<linked_leaf>.offset", "", "", "", "added after scaling"},
       {"sweep", "<zip>.zip", "", "", "",
        "axes varied together: the i-th point takes the i-th value of each (same number of "
        "values each)"},

@@ -29,6 +29,13 @@ const std::map<std::string, ordered_json>& field_structure() {
         {"$.constraint", R"({"items": {"$ref": "#/$defs/condition"}})"},
         {"<zip>.zip", R"({"minItems": 1, "items": {"$ref": "#/$defs/axis"}})"},
         {"<axis>.values", R"({"$ref": "#/$defs/values"})"},
+        {"<axis>.calibrate", R"({"$ref": "#/$defs/calibration"})"},
+        {"<calibration>.target", R"({"anyOf": [{"type": "number", "not": {"const": 0}},
+            {"type": "object", "properties": {"arm": {"type": "string", "minLength": 1}},
+             "required": ["arm"], "additionalProperties": false}]})"},
+        {"<calibration>.bracket", R"({"minItems": 2, "maxItems": 2})"},
+        {"<calibration>.linked", R"({"items": {"$ref": "#/$defs/linked_leaf"}})"},
+        {"<linked_leaf>.path", json_path},
         {"<geometric_range>.from", R"({"exclusiveMinimum": 0})"},
         {"<axis>.path", json_path},
         {"<condition>.path", json_path},
@@ -59,6 +66,11 @@ const std::vector<Definition>& definitions() {
        "from, from x factor, from x factor^2, ... up to to (included within a relative "
        "rounding tolerance of 1e-9)"},
       {"condition", "keep the points where path <op> value (or the value at other_path)"},
+      {"calibration",
+       "the axis's one value per point is solved (bisection-safeguarded false position on "
+       "pilot replications) so that the arm's mean metric hits the target (docs/sweeps.md, "
+       "Calibrated axes)"},
+      {"linked_leaf", "a leaf set to scale x + offset wherever the calibrated value x is set"},
   };
   return d;
 }
@@ -141,6 +153,9 @@ std::string sweep_definition_of(const ObjectRecord& r) {
   if (r.path == "$.axes[].values" || r.path == "$.axes[].zip[].values")
     return typed("factor") ? "geometric_range" : "range";
   if (r.path == "$.constraint[]") return "condition";
+  if (r.path == "$.axes[].calibrate" || r.path == "$.axes[].zip[].calibrate") return "calibration";
+  if (r.path == "$.axes[].calibrate.linked[]" || r.path == "$.axes[].zip[].calibrate.linked[]")
+    return "linked_leaf";
   return "";
 }
 
@@ -191,6 +206,8 @@ ordered_json sweep_schema_from(const std::vector<ObjectRecord>& records,
   }
   // Exactly one of "value" and "other_path" (checked by hand by the reader).
   defs["condition"]["oneOf"] = {{{"required", {"value"}}}, {{"required", {"other_path"}}}};
+  // Exactly one of "values" and "calibrate" (checked by hand by the reader).
+  defs["axis"]["oneOf"] = {{{"required", {"values"}}}, {{"required", {"calibrate"}}}};
   defs["scenario"] = scenario;
 
   for (const auto& [key, s] : field_structure())

@@ -211,7 +211,7 @@ class SpecParser {
     spec.scenario_source = p.string();
   }
 
-  std::optional<Axis> read_axis(scenario::ObjectReader& a) {
+  std::optional<Axis> read_axis(scenario::ObjectReader& a, bool in_zip = false) {
     const std::string text = a.required_string("path");
     std::optional<JsonPath> path;
     if (!text.empty()) {
@@ -219,8 +219,31 @@ class SpecParser {
       path = JsonPath::parse(text, &error);
       if (!path) a.error("path", error);
     }
+    // A calibrated axis: "calibrate" instead of "values" (calibration_spec.h).
+    std::optional<CalibrationSpec> calibration;
+    if (a.has("calibrate")) {
+      bool calibration_ok = true;
+      if (in_zip) {
+        a.error("calibrate", "a calibrated axis cannot be a zip member: give it its own axis");
+        calibration_ok = false;
+      }
+      if (a.has("values")) {
+        a.error("exactly one of \"values\" and \"calibrate\" must be given: a calibrated "
+                "axis takes its one value per point from the calibration");
+        a.consume("values");
+        calibration_ok = false;
+      }
+      a.object("calibrate", [&](scenario::ObjectReader& c) { calibration = read_calibration(c); });
+      const std::string name = read_axis_name(a);
+      if (!path || !calibration || !calibration_ok) return std::nullopt;
+      Axis axis{*path, {json(calibration->lo)}, name, std::move(calibration)};
+      axis_where_.push_back(a.path());
+      return axis;
+    }
+    a.consume("calibrate");  // a known key, for "did you mean"
     const json* values = a.raw("values");
-    a.declare("values", raw_spec(scenario::FieldSpec::Type::any, true));  // a list or a range
+    // A list or a range; required unless the axis is calibrated (checked by hand above).
+    a.declare("values", raw_spec(scenario::FieldSpec::Type::any, false));
     std::optional<std::vector<json>> expanded;
     bool values_ok = false;
     if (values != nullptr && values->is_object()) {
@@ -232,13 +255,28 @@ class SpecParser {
     if (values != nullptr && values->is_object()) {
       // a range: reported above
     } else if (values == nullptr) {
-      a.error("values", "required field is missing (expected a non-empty array of values, or "
-                        "a range {\"from\", \"to\", \"step\" or \"factor\"})");
+      a.error("values", "required field is missing (expected a non-empty array of values, a "
+                        "range {\"from\", \"to\", \"step\" or \"factor\"}, or \"calibrate\" "
+                        "instead of \"values\")");
     } else if (!values->is_array() || values->empty()) {
       a.error("values", "expected a non-empty array of values, got " + scenario::describe(*values));
     } else {
       values_ok = true;
     }
+    const std::string name = read_axis_name(a);
+    if (!path || !values_ok) return std::nullopt;
+    Axis axis{*path, {}, name, std::nullopt};
+    if (expanded) {
+      axis.values = std::move(*expanded);
+    } else {
+      for (const json& v : *values) axis.values.push_back(v);
+    }
+    axis_where_.push_back(a.path());
+    return axis;
+  }
+
+  // The axis's "name" ("" when absent or invalid, after reporting why).
+  std::string read_axis_name(scenario::ObjectReader& a) {
     const json* name_raw = a.raw("name");
     std::string name = a.string("name", "");  // a non-string is reported here
     if (name_raw != nullptr && name_raw->is_string()) {
@@ -257,15 +295,7 @@ class SpecParser {
         axis_name_where_.push_back(a.path());
       }
     }
-    if (!path || !values_ok) return std::nullopt;
-    Axis axis{*path, {}, name};
-    if (expanded) {
-      axis.values = std::move(*expanded);
-    } else {
-      for (const json& v : *values) axis.values.push_back(v);
-    }
-    axis_where_.push_back(a.path());
-    return axis;
+    return name;
   }
 
   void read_axes(scenario::ObjectReader& r, SweepSpec& spec) {
@@ -311,7 +341,7 @@ class SpecParser {
       AxisGroup group;
       bool ok = true;
       a.objects("zip", [&](scenario::ObjectReader& z, size_t) {
-        auto axis = read_axis(z);
+        auto axis = read_axis(z, /*in_zip=*/true);
         if (!axis) {
           ok = false;
           return;

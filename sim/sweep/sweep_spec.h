@@ -20,7 +20,8 @@
 //   optional field), misspelt keys are then caught when each point is resolved;
 // - two axes writing the same place, or one inside the other;
 // - an axis "name" that is not an identifier, is used twice or is a fixed export column;
-// - constraint conditions with an unknown op, or neither/both of "value" and "other_path".
+// - constraint conditions with an unknown op, or neither/both of "value" and "other_path";
+// - a malformed "calibrate" object (calibration_spec.h), "calibrate" with "values", or in a zip.
 // What it cannot check (the scenario validity of every point, constraint paths at each
 // point) is checked by make_plan() in plan.h.
 
@@ -32,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/scenario/field_record.h"
+#include "sim/sweep/calibration_spec.h"
 #include "sim/sweep/json_path.h"
 
 namespace fdsim::sweep {
@@ -50,6 +52,10 @@ struct Axis {
   // export's fixed columns. It labels the axis in exports, tables and legends; it never
   // enters a run's identity.
   std::string name;
+  // A calibrated axis (sim/sweep/calibration_spec.h): "calibrate" instead of "values". Its one
+  // value per point is solved before the runs (sim/sweep/calibrate.h); until then `values`
+  // holds the bracket's low end, at which make_plan() validates every point.
+  std::optional<CalibrationSpec> calibrate;
 };
 
 // One dimension of the grid: a single axis, or a "zip" of axes varied together.

@@ -58,7 +58,7 @@ TEST_F(CostEstimate, MonitoringPairsAreCountedBeforeTheyAreExpanded) {
       << file("err.txt");
 }
 
-// Events in all: 1000 pairs at 1 ms over 1e6 s are 1e12 events (the per-source budget of 1e8
+// Events in all: 1000 pairs at 1 ms over 1e6 s are 3e12 events (send, delivery, deadline) (the per-source budget of 1e8
 // per simulated second passes). Accepted before (failed before: exit 0); --max-events raises
 // the limit, and validate prints the estimate.
 TEST_F(CostEstimate, TotalEventsAreBoundedAndTheLimitCanBeRaised) {
@@ -68,26 +68,26 @@ TEST_F(CostEstimate, TotalEventsAreBoundedAndTheLimitCanBeRaised) {
   Result r = fdsim("validate s.json");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(r.err,
-            "s.json: $.detectors.heartbeat_period_ms: needs about 9 MB and 1.01e+12 events; the "
+            "s.json: $.detectors.heartbeat_period_ms: needs about 9 MB and 3.01e+12 events; the "
             "limit is 16.0 GB / 1e+11 events (raise with --max-memory-gb / --max-events); the "
-            "busiest source is $.detectors.heartbeat_period_ms at 1e+06 events per simulated "
+            "busiest source is $.detectors.heartbeat_period_ms at 3e+06 events per simulated "
             "second, over 1e+06 s x 1 simulations x 1 replications\n");
   r = fdsim("run s.json --out o");
   EXPECT_EQ(r.code, 2) << r.err;
 
   r = fdsim("validate s.json --max-events 1e13");
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out, "s.json: ok, about 9 MB per simulation and 1.01e+12 events (limits 16.0 GB / "
+  EXPECT_EQ(r.out, "s.json: ok, about 9 MB per simulation and 3.01e+12 events (limits 16.0 GB / "
                    "1e+13 events)\n");
 
-  // --replications multiplies the total: 1e10 events per replication x 20 is over 1e11.
+  // --replications multiplies the total: 3e10 events per replication x 20 is over 1e11.
   doc["horizon_s"] = 1e4;
   write("s.json", doc.dump());
   r = fdsim("validate s.json");
   EXPECT_EQ(r.code, 0) << r.err;
   r = fdsim("run s.json --replications 20 --out o");
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(r.err.rfind("s.json: --replications 20: needs about 9 MB and 2.02e+11 events", 0), 0u)
+  EXPECT_EQ(r.err.rfind("s.json: --replications 20: needs about 9 MB and 6.02e+11 events", 0), 0u)
       << r.err;
 
   r = fdsim("validate s.json --max-events 0");
@@ -104,14 +104,14 @@ TEST_F(CostEstimate, MessagesInFlightCountAgainstTheMemoryLimit) {
   write("s.json", doc.dump());
   const Result r = fdsim("validate s.json");
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(r.err.rfind("s.json: $.network.latency: needs about 16.2 GB and 1.01e+08 events", 0),
+  EXPECT_EQ(r.err.rfind("s.json: $.network.latency: needs about 48.2 GB and 3.01e+08 events", 0),
             0u)
       << r.err;
-  EXPECT_NE(r.err.find("the largest term is 16.2 GB (messages in flight: 1.01e+06 events per "
+  EXPECT_NE(r.err.find("the largest term is 48.2 GB (messages in flight: 3.01e+06 events per "
                        "simulated second x mean delay 100 s x 160 B)"),
             std::string::npos)
       << r.err;
-  EXPECT_EQ(fdsim("validate s.json --max-memory-gb 20").code, 0);
+  EXPECT_EQ(fdsim("validate s.json --max-memory-gb 50").code, 0);
 }
 
 // A sweep grid at its documented limits (1e6 points x 1e6 replications) was expanded before any
@@ -135,7 +135,7 @@ TEST_F(CostEstimate, SweepGridsAreCountedBeforeTheyAreExpanded) {
             0u)
       << file("err.txt");
 
-  // Points that each fit, but not together: 20 points x 1e10 events.
+  // Points that each fit, but not together: 20 points x 3e10 events.
   json base = study(1000, 1e4);
   base["detectors"]["heartbeat_period_ms"] = 1;
   write("base.json", base.dump());
@@ -144,13 +144,13 @@ TEST_F(CostEstimate, SweepGridsAreCountedBeforeTheyAreExpanded) {
                           .dump());
   Result r = fdsim("validate sweep.json");
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(r.err.rfind("sweep.json: $.axes: the sweep needs about 2.02e+11 events over 20 points",
+  EXPECT_EQ(r.err.rfind("sweep.json: $.axes: the sweep needs about 6.02e+11 events over 20 points",
                         0),
             0u)
       << r.err;
   r = fdsim("sweep sweep.json --out o --quiet");
   EXPECT_EQ(r.code, 2) << r.err;
-  r = fdsim("validate sweep.json --max-events 1e12");
+  r = fdsim("validate sweep.json --max-events 1e13");
   EXPECT_EQ(r.code, 0) << r.err;
 }
 

@@ -41,15 +41,16 @@ json small_study(double horizon_s) {
           {"detectors", {{"arms", {{{"name", "f"}, {"detector", {{"kind", "fixed"}}}}}}}}};
 }
 
-// The scenario alone: 11 000 events at 100 s (110 events per simulated second: the 10 senders'
-// heartbeats and the network's retransmission timer). The sweep runs it at 100 s and 1000 s,
-// 3 replications each: 3 x 11 000 + 3 x 110 000 = 363 000 events. Failed before: validate
+// The scenario alone: 13 000 events at 100 s (130 events per simulated second: the 10 senders'
+// heartbeats, 3 events each at most (send, delivery, deadline), and the network's
+// retransmission timer). The sweep runs it at 100 s and 1000 s, 3 replications each:
+// 3 x 13 000 + 3 x 130 000 = 429 000 events. Failed before: validate
 // printed only "sw.json: ok".
 TEST_F(Robust3, ValidateOfASweepPrintsItsCostEstimate) {
   write("one.json", small_study(100).dump());
   Result r = fdsim("validate one.json");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out, "one.json: ok, about 87 kB per simulation and 11000 events (limits 16.0 GB / "
+  EXPECT_EQ(r.out, "one.json: ok, about 87 kB per simulation and 13000 events (limits 16.0 GB / "
                    "1e+11 events)\n");
 
   const json sweep = {{"name", "c"},
@@ -59,12 +60,12 @@ TEST_F(Robust3, ValidateOfASweepPrintsItsCostEstimate) {
   write("sw.json", sweep.dump());
   r = fdsim("validate sw.json");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out, "sw.json: ok, about 87 kB per simulation (the costliest point) and 363000 "
+  EXPECT_EQ(r.out, "sw.json: ok, about 87 kB per simulation (the costliest point) and 429000 "
                    "events over 2 points and 6 runs (limits 16.0 GB / 1e+11 events)\n");
   // The limits it prints are the command line's, and standard input is read the same way.
   r = fdsim("validate - --max-events 1e6 < sw.json");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out, "<stdin>: ok, about 87 kB per simulation (the costliest point) and 363000 "
+  EXPECT_EQ(r.out, "<stdin>: ok, about 87 kB per simulation (the costliest point) and 429000 "
                    "events over 2 points and 6 runs (limits 16.0 GB / 1e+06 events)\n");
   r = fdsim("validate --quiet sw.json");
   EXPECT_EQ(r.code, 0) << r.err;

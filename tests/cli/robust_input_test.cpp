@@ -281,18 +281,25 @@ TEST_F(RobustInput, NanTraceWindowAndNegativeTimeoutStateAreRefused) {
 }
 
 // Control characters in a trace went into PlantUML unescaped (a newline in a field started an
-// "!include" line), and node 2^32 was drawn as node 0 (both failed before).
+// "!include" line), and node 2^32 was drawn as node 0 (both failed before). A node id that does
+// not fit is now refused with its line (exit 2), never dropped from the diagram.
 TEST_F(RobustInput, PlantUmlEscapesControlCharactersAndRefusesWideNodeIds) {
   write("t.trace.jsonl",
-        "{\"t_ns\": 1000, \"node\": 1, \"kind\": \"note\", \"x\": \"a\\n!include /etc/passwd\"}\n"
-        "{\"t_ns\": 2000, \"node\": 4294967296, \"kind\": \"wide\"}\n");
-  const Result r = fdsim("trace t.trace.jsonl --plantuml");
+        "{\"t_ns\": 1000, \"node\": 1, \"kind\": \"note\", \"x\": \"a\\n!include /etc/passwd\"}\n");
+  Result r = fdsim("trace t.trace.jsonl --plantuml");
   ASSERT_EQ(r.code, 0) << r.err;
   std::istringstream lines(r.out);
   for (std::string l; std::getline(lines, l);) EXPECT_NE(l.rfind("!include", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("x=a\\n!include"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("wide"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("n0"), std::string::npos) << r.out;
+
+  write("w.trace.jsonl",
+        "{\"t_ns\": 1000, \"node\": 1, \"kind\": \"note\"}\n"
+        "{\"t_ns\": 2000, \"node\": 4294967296, \"kind\": \"wide\"}\n");
+  r = fdsim("trace w.trace.jsonl --plantuml");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("w.trace.jsonl: line 2: \"node\" must be a node id"), std::string::npos)
+      << r.err;
 }
 
 }  // namespace robust24

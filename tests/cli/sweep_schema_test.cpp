@@ -68,7 +68,10 @@ TEST(SweepSchemaGeneration, RecordedFieldsAreExactlyTheSchemaProperties) {
   }
   const std::map<std::string, std::set<std::string>> expected = {
       {"$", {"$schema", "name", "description", "replications", "base", "axes", "constraint"}},
-      {"axis", {"path", "values", "name"}},
+      {"axis", {"path", "values", "name", "calibrate"}},
+      {"calibration", {"arm", "metric", "target", "tolerance_rel", "bracket",
+                       "pilot_replications", "max_iterations", "linked"}},
+      {"linked_leaf", {"path", "scale", "offset"}},
       {"zip", {"zip"}},
       {"range", {"from", "to", "step"}},
       {"geometric_range", {"from", "to", "factor"}},
@@ -99,7 +102,13 @@ TEST(SweepSchemaGeneration, TypesBoundsRequiredAndDefaultsComeFromTheReader) {
   EXPECT_EQ(s.at("properties").at("description").at("default"), "");
   EXPECT_EQ(s.at("properties").at("axes").at("minItems"), 1);
   const auto& defs = s.at("$defs");
-  EXPECT_EQ(defs.at("axis").at("required"), ordered_json({"path", "values"}));
+  // "values" or "calibrate": exactly one (oneOf), checked by hand by the reader.
+  EXPECT_EQ(defs.at("axis").at("required"), ordered_json({"path"}));
+  EXPECT_EQ(defs.at("axis").at("oneOf"),
+            ordered_json::parse(R"([{"required": ["values"]}, {"required": ["calibrate"]}])"));
+  EXPECT_EQ(defs.at("calibration").at("required"), ordered_json({"metric", "target", "bracket"}));
+  EXPECT_EQ(defs.at("calibration").at("properties").at("tolerance_rel").at("default"), 0.002);
+  EXPECT_EQ(defs.at("calibration").at("properties").at("pilot_replications").at("maximum"), 1000);
   EXPECT_EQ(defs.at("zip").at("required"), ordered_json({"zip"}));
   EXPECT_EQ(defs.at("range").at("required"), ordered_json({"from", "to", "step"}));
   EXPECT_EQ(defs.at("range").at("properties").at("step").at("exclusiveMinimum"), 0.0);

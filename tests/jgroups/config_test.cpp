@@ -46,7 +46,15 @@ TEST(JGroupsConfig, JGroupsDefaults) {
   EXPECT_EQ(c.view_ack_collection_timeout, Duration::ms(2000));
   ASSERT_EQ(c.arms.size(), 1u);
   EXPECT_EQ(c.arms[0].name, "fd");
-  EXPECT_EQ(c.arms[0].detector, Detector::fd);
+  EXPECT_EQ(c.arms[0].detectors, std::vector<Detector>{Detector::fd});
+  EXPECT_FALSE(c.arms[0].merge2);
+  EXPECT_EQ(c.fd_sock_conn_timeout, Duration::ms(1000));
+  EXPECT_FALSE(c.crash_is_host);
+  EXPECT_EQ(c.merge_min_interval, Duration::ms(5000));
+  EXPECT_EQ(c.merge_max_interval, Duration::ms(20000));
+  EXPECT_EQ(c.merge_timeout, Duration::ms(5000));
+  EXPECT_EQ(c.discovery_timeout, Duration::ms(3000));
+  EXPECT_EQ(c.discovery_num_initial_members, 2);
   EXPECT_EQ(p.resolved["FD"]["timeout_ms"], 3000.0);
   EXPECT_EQ(p.resolved["GMS"]["max_bundling_time_ms"], 50.0);
   EXPECT_EQ(p.resolved["arms"][0]["detector"], "FD");
@@ -67,8 +75,53 @@ TEST(JGroupsConfig, OverridesAndArms) {
   EXPECT_EQ(p.config.verify_num_msgs, 2);
   EXPECT_FALSE(p.config.view_bundling);
   ASSERT_EQ(p.config.arms.size(), 3u);
-  EXPECT_EQ(p.config.arms[1].detector, Detector::fd_all);
-  EXPECT_EQ(p.config.arms[2].detector, Detector::fd_sock);
+  EXPECT_EQ(p.config.arms[1].detectors, std::vector<Detector>{Detector::fd_all});
+  EXPECT_EQ(p.config.arms[2].detectors, std::vector<Detector>{Detector::fd_sock});
+}
+
+// The shipped stacks: several detectors, bottom to top; MERGE2; FD_SOCK's connect timeout.
+TEST(JGroupsConfig, ShippedStacks) {
+  const Parsed p = parse(json::parse(R"({
+    "FD_SOCK": {"sock_conn_timeout_ms": 2500},
+    "MERGE2": {"min_interval_ms": 10000, "max_interval_ms": 30000},
+    "TCPPING": {"timeout_ms": 2000, "num_initial_members": 3},
+    "GMS": {"merge_timeout_ms": 4000},
+    "crash_kind": "host",
+    "arms": [{"name": "tcp", "detectors": ["FD_SOCK", "FD"], "merge2": true},
+             {"name": "udp", "detectors": ["FD_SOCK", "FD_ALL"]}]})"));
+  ASSERT_TRUE(p.diag.ok()) << problems(p);
+  const JGroupsConfig& c = p.config;
+  EXPECT_EQ(c.arms[0].detectors, (std::vector<Detector>{Detector::fd_sock, Detector::fd}));
+  EXPECT_TRUE(c.arms[0].merge2);
+  EXPECT_FALSE(c.arms[1].merge2);
+  EXPECT_TRUE(c.arms[0].below(Detector::fd_sock, Detector::fd));
+  EXPECT_FALSE(c.arms[0].below(Detector::fd, Detector::fd_sock));
+  EXPECT_FALSE(c.arms[1].below(Detector::fd, Detector::fd_all));
+  EXPECT_EQ(c.arms[1].stack_name(), "FD_SOCK+FD_ALL");
+  EXPECT_EQ(c.fd_sock_conn_timeout, Duration::ms(2500));
+  EXPECT_TRUE(c.crash_is_host);
+  EXPECT_EQ(c.merge_min_interval, Duration::ms(10000));
+  EXPECT_EQ(c.merge_max_interval, Duration::ms(30000));
+  EXPECT_EQ(c.discovery_timeout, Duration::ms(2000));
+  EXPECT_EQ(c.discovery_num_initial_members, 3);
+  EXPECT_EQ(c.merge_timeout, Duration::ms(4000));
+}
+
+TEST(JGroupsConfig, StackErrorsNameTheJsonPath) {
+  const Parsed p = parse(json::parse(R"({
+    "MERGE2": {"min_interval_ms": 5000, "max_interval_ms": 5000},
+    "crash_kind": "machine",
+    "arms": [{"name": "a", "detectors": ["FD_SOCK", "FD_SOCK"]},
+             {"name": "b", "detectors": ["FD", "PING"]},
+             {"name": "c", "detector": "FD", "detectors": ["FD"]},
+             {"name": "d", "detectors": []}]})"));
+  const std::string s = problems(p);
+  EXPECT_NE(s.find("$.jgroups.MERGE2.max_interval_ms"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.jgroups.crash_kind"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.jgroups.arms[0].detectors[1]"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.jgroups.arms[1].detectors[1]"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.jgroups.arms[2].detectors: give either"), std::string::npos) << s;
+  EXPECT_NE(s.find("$.jgroups.arms[3].detectors: expected at least one"), std::string::npos) << s;
 }
 
 TEST(JGroupsConfig, ErrorsNameTheJsonPath) {

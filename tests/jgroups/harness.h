@@ -32,7 +32,7 @@ struct HarnessOptions {
 // JGroups' defaults for n members, one arm with the given detector.
 inline JGroupsConfig config(size_t n, Detector d) {
   JGroupsConfig c = JGroupsConfig::defaults(n);
-  c.arms = {JGroupsArm{detector_name(d), d}};
+  c.arms = {JGroupsArm{detector_name(d), {d}}};
   return c;
 }
 
@@ -70,6 +70,22 @@ class Harness {
           (!from || r.value("from", kNoNode) == *from))
         out.push_back(SimTime::from_ns(r["t_ns"].get<int64_t>()));
     return out;
+  }
+
+  // Times of the model's own trace records of `kind` on `node` whose "target" is `target`.
+  std::vector<SimTime> model_times(const std::string& kind, NodeId node, NodeId target) const {
+    std::vector<SimTime> out;
+    for (const json& r : sink.records)
+      if (r["kind"] == kind && r["node"] == node && r.value("target", kNoNode) == target)
+        out.push_back(SimTime::from_ns(r["t_ns"].get<int64_t>()));
+    return out;
+  }
+  // Time `node` installed view `view_id` (none: it did not).
+  std::optional<SimTime> view_time(NodeId node, uint64_t view_id) const {
+    for (const json& r : sink.records)
+      if (r["kind"] == "jgroups_install_view" && r["node"] == node && r["view_id"] == view_id)
+        return SimTime::from_ns(r["t_ns"].get<int64_t>());
+    return std::nullopt;
   }
 
   JGroupsConfig cfg;

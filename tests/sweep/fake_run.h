@@ -9,6 +9,8 @@
 //   adaptive.delay_s.mean = x + y + u(seed, replication) / 2
 //   fixed.sometimes_null  = null on even replications, else replication
 //   both.count            = integer 3
+//   fixed.wave            = sin(model.wave), only when the scenario sets "wave" (a metric that
+//                           is not monotone in its leaf; "wave" has no default)
 // and fails (internal error) when x == fail_x. Executions are counted (thread-safe), and
 // optionally appended as lines "<run id>" to a log file (O_APPEND, one write per line, so
 // lines from concurrent threads and processes never interleave).
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <string>
@@ -63,6 +66,10 @@ class FakeRun {
     }
     if (s.contains("model")) {
       for (auto it = s["model"].begin(); it != s["model"].end(); ++it) {
+        if (it.key() == "wave" && it.value().is_number()) {  // optional, no default
+          r["model"]["wave"] = it.value();
+          continue;
+        }
         if (!r["model"].contains(it.key())) {
           bad("$.model." + it.key(), "unknown key");
           continue;
@@ -108,6 +115,7 @@ class FakeRun {
     json fixed = {{"delay_s", {{"mean", x + noise}}}, {"count", 3},
                   {"label", "not a number"}, {"flag", true},
                   {"sometimes_null", rep % 2 == 0 ? json(nullptr) : json(rep)}};
+    if (r["model"].contains("wave")) fixed["wave"] = std::sin(r["model"]["wave"].get<double>());
     json adaptive = {{"delay_s", {{"mean", x + y + noise / 2}}}, {"count", 3}};
     out.ok = true;
     // The manifest names this build, as the real run layer's does (resume and merge check it).

@@ -93,7 +93,8 @@ TEST(SweepFile, EveryStructuralProblemIsReportedInOnePass) {
       "sweeps/x.json: $.axes[2].zip[1].values: has 1 values but the first axis of this zip has "
       "2: zipped axes need the same number of values",
       "sweeps/x.json: $.axes[3].values: required field is missing (expected a non-empty array "
-      "of values, or a range {\"from\", \"to\", \"step\" or \"factor\"})",
+      "of values, a range {\"from\", \"to\", \"step\" or \"factor\"}, or \"calibrate\" instead "
+      "of \"values\")",
       "sweeps/x.json: $.axes[4].step: unknown key",
       "sweeps/x.json: $.constraint[0].op: expected one of \"==\", \"!=\", \"<\", \"<=\", \">\", "
       "\">=\", got the string \"=<\"",

@@ -27,10 +27,11 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JAR = "/usr/share/java/jgroups.jar"
-JVM_FLAGS = ["-Djava.net.preferIPv4Stack=true", "-XX:+UseSerialGC", "-Xmx256m",
+JVM_FLAGS = ["-Djava.net.preferIPv4Stack=true", "-Djgroups.bind_addr=127.0.0.1", "-XX:+UseSerialGC", "-Xmx256m",
              "-Djava.util.logging.config.file=/dev/null"]
 
 
@@ -86,7 +87,7 @@ class JvmReader:
 
 
 def params_args(p):
-    keys = ["detector", "fd_timeout", "fd_max_tries", "fd_all_interval", "fd_all_timeout",
+    keys = ["stack", "detector", "fd_timeout", "fd_max_tries", "fd_all_interval", "fd_all_timeout",
             "verify_timeout", "max_bundling_time", "view_ack_collection_timeout",
             "discovery_timeout", "join_timeout"]
     return ["%s=%s" % (k, p[k]) for k in keys if k in p]
@@ -168,6 +169,52 @@ def loss_trial(classpath, p, n, loss, base_port):
     return {"ok": True, "loss_on_t_ns": on[0]["t_ns"], "end_t_ns": end[0]["t_ns"], "events": events}
 
 
+def partition_trial(classpath, p, n, trial_seed, base_port):
+    """One partition trial (shipped stacks): all N members in one JVM; settle_s + U(0, phase_s)
+    after the view of N, members m0..m(N/2-1) and the rest stop hearing each other (the harness's
+    PartitionFilter) for heal_s, then hear each other again; the JVM runs merge_wait_s more."""
+    rnd = random.Random(trial_seed)
+    after_ms = int(1000 * (p["settle_s"] + rnd.uniform(0.0, p["phase_s"])))
+    args = params_args(p) + ["total=%d" % n, "base_port=%d" % base_port, "first=0", "count=%d" % n,
+                             "partition_a=" + ",".join(str(i) for i in range(n // 2)),
+                             "partition_after_ms=%d" % after_ms,
+                             "heal_after_ms=%d" % int(1000 * p["heal_s"]),
+                             "run_ms=%d" % int(1000 * (60 + p["settle_s"] + p["phase_s"] + p["heal_s"]
+                                                       + p["merge_wait_s"]))]
+    jvm = JvmReader(classpath, args)
+    try:
+        jvm.proc.wait(timeout=120 + p["settle_s"] + p["phase_s"] + p["heal_s"] + p["merge_wait_s"])
+    except subprocess.TimeoutExpired:
+        pass
+    jvm.kill()
+    events = jvm.snapshot()
+    part = [e for e in events if e.get("ev") == "partition"]
+    heal = [e for e in events if e.get("ev") == "heal"]
+    if not part or not heal:
+        return {"ok": False, "why": "no partition window"}
+    return {"ok": True, "partition_t_ns": part[0]["t_ns"], "heal_t_ns": heal[0]["t_ns"],
+            "a": part[0]["a"], "b": part[0]["b"], "events": events}
+
+
+def partition_metrics(r):
+    """Seconds from the partition until every member has installed a view of its own side only
+    (`split_s`), and from the heal until every member has installed a view of all N (`merge_s`);
+    None when not reached."""
+    t0, t1, a, b = r["partition_t_ns"], r["heal_t_ns"], set(r["a"]), set(r["b"])
+    split, merged = {}, {}
+    for e in r["events"]:
+        if e.get("ev") != "view":
+            continue
+        side = a if e["node"] in a else b
+        if t0 <= e["t_ns"] < t1 and set(e["members"]) == side:
+            split.setdefault(e["node"], e["t_ns"])
+        if e["t_ns"] >= t1 and set(e["members"]) == a | b:
+            merged.setdefault(e["node"], e["t_ns"])
+    n = len(a) + len(b)
+    return {"split_s": (max(split.values()) - t0) * 1e-9 if len(split) == n else None,
+            "merge_s": (max(merged.values()) - t1) * 1e-9 if len(merged) == n else None}
+
+
 _port = [21000 + 97 * (os.getpid() % 50)]
 
 
@@ -191,8 +238,11 @@ def run_setting(classpath, setting, trials, raw_path, log=print):
             for attempt in range(3):
                 if setting["fault"] == "loss":
                     r = loss_trial(classpath, p, n, setting["loss"], next_port(n))
+                elif setting["fault"] == "partition":
+                    r = partition_trial(classpath, p, n, zlib.crc32(repr((setting["name"], t, attempt)).encode()),
+                                        next_port(n))
                 else:
-                    r = fault_trial(classpath, p, n, setting["fault"], hash((setting["name"], t, attempt)) & 0xffffffff,
+                    r = fault_trial(classpath, p, n, setting["fault"], zlib.crc32(repr((setting["name"], t, attempt)).encode()),
                                     next_port(n))
                 if r["ok"]:
                     break

@@ -1,0 +1,195 @@
+"""The analysis steps a study declaration can name ("step": NAME, the other keys are options).
+
+Contract: STEPS maps a step name to a function f(ctx, **options). A step reads its inputs (sweep
+folders, run files, committed files of ctx.out) and writes only under ctx.out; it returns None,
+or a short note when under --small it checked a reduced part itself (then the runner does not
+byte-compare the files it declares). Options are the declaration's, with the placeholders of
+declaration.py already substituted; an unknown or missing option is an AnalysisInputError.
+"""
+
+import contextlib
+import csv
+import io
+import os
+import subprocess
+import tempfile
+
+from ..errors import AnalysisInputError
+from . import detector_tables, geode_connections, geode_source_rules, geode_tables
+from . import flagship_summary, geode_source_rules_extract, paper_tables, swim_lifeguard_paper
+from . import swim_tradeoff
+from .layout import REPO_ROOT
+from .tables_common import fill
+
+
+class CheckMismatch(Exception):
+    """A reduced check found a regenerated value that differs from the committed one."""
+
+
+def _in_out(ctx, rel):
+    return os.path.join(ctx.out, rel)
+
+
+def analysis(ctx, argv):
+    """One fdsim-analysis command (cli.py), run in this process; its output goes to the log."""
+    from ..cli import run
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+        status = run([str(a) for a in argv])
+    ctx.log.write(buf.getvalue())
+    if status != 0:
+        raise AnalysisInputError(f"fdsim-analysis {' '.join(argv)}: exit {status}")
+
+
+def readme_block(ctx, readme, block, source):
+    """The generated block `block` of the document `readme` gets the text of `source`."""
+    with open(_in_out(ctx, source), encoding="utf-8") as f:
+        fill(_in_out(ctx, readme), block, f.read())
+
+
+def paper_step(ctx, results, readme, prefix, name):
+    """name: the study's name in the tables' titles."""
+    paper_tables.paper(_in_out(ctx, results), _in_out(ctx, readme), prefix, name)
+
+
+def paper_figures(ctx, results):
+    """P(dynamic failure) against load with the paired-difference panel, every arm; and, when
+    the sweep has a fixed_2s arm, the same without it (its large difference flattens the
+    others) as dynamic_failure_zoom."""
+    res = _in_out(ctx, results)
+    common = ["figure", "loadsharing", "--sweep", res, "--diff", "--size", "double", "--out", res,
+              "--format", "png,svg", "--x-label", "Load: per-node arrival rate"]
+    analysis(ctx, common + ["--name", "dynamic_failure"])
+    with open(os.path.join(res, "aggregate.csv"), newline="") as f:
+        arms = []
+        for r in csv.DictReader(f):
+            if r["arm"] not in arms:
+                arms.append(r["arm"])
+    if "fixed_2s" not in arms:
+        return
+    only = [x for a in arms if a != "fixed_2s" for x in ("--arm", a)]
+    analysis(ctx, common + only + ["--name", "dynamic_failure_zoom"])
+
+
+def detectors(ctx, results):
+    detector_tables.detectors(_in_out(ctx, results))
+
+
+def geode_gc(ctx, results):
+    geode_tables.geode_gc(_in_out(ctx, results))
+
+
+def geode_removal(ctx, results, runs):
+    geode_tables.geode_removal(_in_out(ctx, results), os.path.join(runs, "runs"))
+
+
+def geode_connections_step(ctx, connections, reconnect):
+    geode_connections.regenerate(connections, reconnect, ctx.out)
+
+
+def geode_source_rules_extract_step(ctx, runs, case, table):
+    geode_source_rules_extract.extract(runs, case, _in_out(ctx, table))
+
+
+def geode_source_rules_figure(ctx):
+    geode_source_rules.figure(ctx.out)
+
+
+def _csv_rows(path, key_columns):
+    with open(path, newline="") as f:
+        return {tuple(r[k] for k in key_columns): r for r in csv.DictReader(f)}
+
+
+def swim(ctx, reps, small=None):
+    """The SWIM / Lifeguard / Geode trade-off. Under --small only the rows of small["protocols"]
+    and small["knobs"] are rerun, and their rows of table.csv are compared with the committed
+    ones (table.md and the figure need every row)."""
+    if not ctx.small:
+        swim_tradeoff.regenerate(ctx.fdsim, os.path.join(ctx.work, "swim"), ctx.out, reps=reps)
+        return None
+    if not small:
+        raise AnalysisInputError("step swim: --small needs the option small "
+                                 "{\"protocols\": [...], \"knobs\": [...]}")
+    tmp = tempfile.mkdtemp(prefix="swim-small-", dir=ctx.work)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        swim_tradeoff.regenerate(ctx.fdsim, os.path.join(ctx.work, "swim"), tmp, reps=reps,
+                                 protocols=small.get("protocols"), knobs=small.get("knobs"))
+    ctx.log.write(buf.getvalue())
+    key = ("protocol", "knob", "value")
+    new = _csv_rows(os.path.join(tmp, "table.csv"), key)
+    old = _csv_rows(_in_out(ctx, "table.csv"), key)
+    for k, row in new.items():
+        if old.get(k) != row:
+            raise CheckMismatch(f"table.csv: the rerun row {k} differs from the committed one:\n"
+                                f"  rerun:     {row}\n  committed: {old.get(k)}")
+    return f"table.csv: {len(new)} of {len(old)} rows rerun and identical"
+
+
+def lifeguard_paper(ctx, reps, timers):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        swim_lifeguard_paper.regenerate(ctx.fdsim, os.path.join(ctx.work, "lifeguard-" + timers),
+                                        ctx.out, reps=reps, timers=timers)
+    ctx.log.write(buf.getvalue())
+
+
+def external(ctx, argv):
+    """A Python program of the checkout (harness code, e.g. validation/memberlist/compare.py),
+    run with ctx.python from the checkout's root; its output goes to the log."""
+    script = os.path.join(REPO_ROOT, argv[0])
+    if not os.path.isfile(script):
+        raise AnalysisInputError(f"step external: {argv[0]}: no such file in the checkout")
+    ctx.log.flush()
+    proc = subprocess.run([ctx.python, script] + [str(a) for a in argv[1:]], cwd=REPO_ROOT,
+                          stdout=ctx.log, stderr=subprocess.STDOUT)
+    if proc.returncode != 0:
+        raise AnalysisInputError(f"step external: {' '.join(argv)}: exit {proc.returncode} "
+                                 f"(log: {ctx.log.name})")
+
+
+def flagship_summary_step(ctx):
+    """summary.txt: the main job's terminal summary (flagship_summary.py)."""
+    flagship_summary.write_summary(ctx.out)
+
+
+def tidy_example(ctx, runs):
+    """Under --check: the tidy export of the rerun sweep and its pandas example
+    (analysis/examples/tidy_export.py) must redo the committed comparisons.csv. Writes nothing;
+    skipped, with a note, where pandas is missing (./quickstart.sh test installs it)."""
+    if not ctx.check:
+        return None
+    probe = subprocess.run([ctx.python, "-c", "import pandas"], capture_output=True)
+    if probe.returncode != 0:
+        return "pandas missing: the tidy-export example was not checked"
+    ctx.log.flush()
+    subprocess.run([ctx.fdsim, "export", runs, "--format", "csv", "--quiet"], check=True,
+                   stdout=ctx.log, stderr=subprocess.STDOUT)
+    proc = subprocess.run([ctx.python, os.path.join(REPO_ROOT, "analysis", "examples",
+                                                    "tidy_export.py"),
+                           os.path.join(runs, "tidy.csv"), "--compare",
+                           _in_out(ctx, "comparisons.csv")], capture_output=True, text=True)
+    ctx.log.write(proc.stdout + proc.stderr)
+    last = (proc.stdout.strip().splitlines() or [""])[-1]
+    if proc.returncode != 0:
+        raise CheckMismatch(f"analysis/examples/tidy_export.py: {last}")
+    return None
+
+
+STEPS = {
+    "analysis": analysis,
+    "readme-block": readme_block,
+    "paper-tables": paper_step,
+    "paper-figures": paper_figures,
+    "detector-tables": detectors,
+    "geode-gc-tables": geode_gc,
+    "geode-removal-tables": geode_removal,
+    "geode-connections": geode_connections_step,
+    "geode-source-rules-extract": geode_source_rules_extract_step,
+    "geode-source-rules-figure": geode_source_rules_figure,
+    "swim-tradeoff": swim,
+    "swim-lifeguard-paper": lifeguard_paper,
+    "external": external,
+    "flagship-summary": flagship_summary_step,
+    "tidy-export-example": tidy_example,
+}

@@ -1,0 +1,82 @@
+#include "models/loadsharing/cost_bound.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace fdsim::loadsharing {
+
+namespace {
+
+std::string g(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// The largest task rate a node sees (per second) and the largest batch arriving at once.
+struct NodeLoad {
+  double rate_per_s = 0;
+  double batch = 0;
+};
+
+NodeLoad node_load(const WorkloadConfig& w, size_t node) {
+  NodeLoad l;
+  if (node < w.process_of_node.size() && w.process_of_node[node] >= 0) {
+    const ArrivalProcessSpec& p = w.processes[size_t(w.process_of_node[node])];
+    switch (p.kind) {
+      case ArrivalProcessSpec::Kind::mmpp2:
+        l.rate_per_s = std::max(p.rate_per_s[0], p.rate_per_s[1]);
+        break;
+      case ArrivalProcessSpec::Kind::batch_poisson:
+        l.rate_per_s = p.mean_rate_per_s();
+        l.batch = p.batch.law == BatchSizeLaw::deterministic ? double(p.batch.value)
+                  : p.batch.law == BatchSizeLaw::uniform     ? double(p.batch.max)
+                                                             : 10.0 * p.batch.mean;
+        break;
+      case ArrivalProcessSpec::Kind::trace:
+        l.rate_per_s = p.mean_rate_per_s();
+        break;
+    }
+    return l;
+  }
+  if (node < w.arrivals.size())
+    for (const RatePhase& ph : w.arrivals[node].phases())
+      l.rate_per_s = std::max(l.rate_per_s, ph.rate_per_s);
+  return l;
+}
+
+}  // namespace
+
+LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double horizon_s) {
+  LoadSharingCost c;
+  const double n = double(cfg.node_count);
+  const double b = cfg.node_count == 0 ? 0.0
+                                       : double(std::min(cfg.buddy_size, cfg.node_count - 1));
+  const DeadlineDistribution& d = cfg.workload.deadline;
+  double wait_s = d.rule == DeadlineRule::fixed     ? d.relative_s
+                  : d.rule == DeadlineRule::uniform ? d.max_s
+                                                    : horizon_s;  // laxity: unbounded execution
+  if (cfg.late_tasks == LateTaskPolicy::finish) wait_s = horizon_s;
+  wait_s = std::min(wait_s, horizon_s);
+  double tasks = 0, scan = 0, queued = 0;
+  for (size_t i = 0; i < cfg.node_count; ++i) {
+    const NodeLoad l = node_load(cfg.workload, i);
+    const double queue = l.rate_per_s * wait_s + l.batch;
+    tasks += l.rate_per_s;
+    queued += queue;
+    scan += l.rate_per_s * kQueueOpsPerTask * queue / 64.0;
+  }
+  c.events_per_s = tasks * (kEventsPerTask + 4.0 * b) + (horizon_s > 0 ? n * b / horizon_s : 0.0);
+  c.work_per_s = scan;
+  c.events_formula = "tasks " + g(tasks) + " per s x (8 + 4 x buddies " + g(b) +
+                     ") + queue scans " + g(scan) + " units per s + initial broadcasts " +
+                     g(n * b);
+  c.queue_bytes = queued * kBytesPerQueuedTask;
+  c.queue_formula = "queued tasks " + g(queued) + " (rate x longest wait " + g(wait_s) +
+                    " s, + one batch) x 512 B";
+  c.buddy_bytes = n * (kBytesPerLoadSharingNode + kBytesPerBuddyEntry * b);
+  c.buddy_formula = "nodes.count " + g(n) + " x (4 kB + 480 B x buddies " + g(b) + ")";
+  return c;
+}
+
+}  // namespace fdsim::loadsharing

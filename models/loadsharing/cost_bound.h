@@ -1,0 +1,49 @@
+#pragma once
+// Upper bounds of what one load-sharing simulation costs beyond its event sources' rates, for
+// the cost estimate (sim/scenario/cost_estimate.h; the loader adds them once the horizon is
+// known).
+//
+// Contract (bounds, not averages; docs/scenario-format.md, "Cost estimate"):
+// - Per task, at most kEventsPerTask events of its own (arrival, service start and end, the
+//   deadline's timer, a transfer's send, delivery and guard) plus 2 load broadcasts (a region
+//   change at its arrival and one at its departure), each a send and a delivery to every
+//   buddy: events per second <= tasks x (kEventsPerTask + 4 x b), b = min(buddy_size, n - 1);
+//   plus one initial broadcast to every buddy (n x b) over the horizon.
+// - A node's queue holds at most the tasks of its longest wait: rate x W (+ one whole batch
+//   for batch arrivals), W = the largest relative deadline (the horizon when deadlines are
+//   unbounded, or when late tasks finish instead of aborting). Every queue operation walks or
+//   moves the waiting tasks (local_queue.h charges one work unit per 64 entries): scan work
+//   per second <= sum over nodes of rate x queue / 64 x kQueueOpsPerTask.
+// - Memory: the queued tasks (kBytesPerQueuedTask each) and, per (node, buddy) pair, the
+//   buddy lists, load tables and per-buddy estimators (kBytesPerBuddyEntry, measured at
+//   184 B without diagnosis to 411 B with hou_shin arms, n = 1 000, b = 999).
+#include <string>
+
+#include "models/loadsharing/config.h"
+
+namespace fdsim::loadsharing {
+
+inline constexpr double kEventsPerTask = 8.0;
+// Queue operations per task: at its arrival a guarantee test and an insertion, the same at a
+// transfer's receiver, the erase at its service start, and a load-index computation at each of
+// its three load changes (arrival, start, end).
+inline constexpr double kQueueOpsPerTask = 8.0;
+// A queued task: its queue entry, its ledger record, its deadline's pending event and the
+// vector's slack (measured about 390 B with batch arrivals, 15 nodes).
+inline constexpr double kBytesPerQueuedTask = 512.0;
+inline constexpr double kBytesPerBuddyEntry = 480.0;
+inline constexpr double kBytesPerLoadSharingNode = 4e3;
+
+struct LoadSharingCost {
+  double events_per_s = 0;      // events per simulated second
+  double work_per_s = 0;        // queue-scan work units per simulated second
+  std::string events_formula;
+  double queue_bytes = 0;       // the queues at their bound
+  std::string queue_formula;
+  double buddy_bytes = 0;       // buddy sets and per-buddy state
+  std::string buddy_formula;
+};
+
+LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double horizon_s);
+
+}  // namespace fdsim::loadsharing

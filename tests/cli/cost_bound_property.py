@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+"""The cost estimate is an upper bound: a property test through the real binary.
+
+Random valid scenarios of every model and every stressor (each shipped example scenario,
+resized at random: node count, horizon, seed, loss, and the stressors it already has), each small
+enough to run in about a second, are run with `fdsim run --stdout`; for every simulation the
+result's run_stats give what it really used (`simulations[].work_count`: events plus the work
+charged inside events; `simulations[].peak_heap_bytes`: the heap it held at its peak) and what
+validation estimated (`budget.estimated_events_count`, `budget.estimated_memory_bytes`). The property
+(docs/scenario-format.md, "Cost estimate"):
+
+    work_count      <= estimated_events_count
+    peak_heap_bytes <= estimated_memory_bytes + MEMORY_CONSTANT_BYTES
+
+It prints the distribution of actual / estimate (min, median, 90th percentile, max, per model)
+and fails listing every case that breaks the property, with the scenario written to --keep.
+
+Usage: cost_bound_property.py FDSIM [--cases 120] [--seed 1] [--keep DIR]
+"""
+import argparse
+import copy
+import glob
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "tests", "fuzz"))
+from edge_fuzz import absolutize_files  # noqa: E402  (data file paths made absolute)
+# The documented constant of the memory bound: tables every simulation builds whatever its
+# size (kind names, metric registries, the first blocks of the engine's pools).
+MEMORY_CONSTANT_BYTES = 4 << 20
+
+
+def shipped_scenarios():
+    out = []
+    for f in sorted(glob.glob(os.path.join(REPO, "scenarios", "examples", "**", "*.json"),
+                              recursive=True)):
+        with open(f) as fh:
+            doc = json.load(fh)
+        if isinstance(doc, dict) and "axes" not in doc and "base" not in doc:
+            out.append(f)
+    return out
+
+
+def model_of(doc):
+    for key in ("swim", "jgroups", "detectors", "load_sharing", "membership"):
+        if key in doc:
+            return key
+    return "membership"
+
+
+def nodes_referenced(doc):
+    """The largest node id a scenario names explicitly (fault targets, pairs, starved nodes)."""
+    top = -1
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            if k in ("nodes", "node", "sender", "monitors", "spare_nodes", "members", "to", "from",
+                     "locators", "target", "targets") and not (k == "nodes" and isinstance(v, dict)
+                                                               and "count" in v):
+                top = max(top, _ids(v))
+            top = max(top, nodes_referenced(v))
+    elif isinstance(doc, list):
+        for v in doc:
+            top = max(top, nodes_referenced(v))
+    return top
+
+
+def _ids(v):
+    if isinstance(v, bool):
+        return -1
+    if isinstance(v, int):
+        return v
+    if isinstance(v, list):
+        return max([_ids(x) for x in v] + [-1])
+    if isinstance(v, dict):
+        return max([_ids(x) for k, x in v.items() if k in ("from", "to")] + [-1])
+    return -1
+
+
+def mutate(doc, rng):
+    """A resized copy of a shipped scenario (None when it cannot be resized safely)."""
+    d = copy.deepcopy(doc)
+    d.pop("$schema", None)
+    d["replications"] = 1
+    d["seed"] = rng.randrange(1, 1 << 31)
+    n0 = d.get("nodes", {}).get("count", 8)
+    floor = max(2, nodes_referenced(d) + 1)
+    if floor <= n0:
+        d.setdefault("nodes", {})["count"] = rng.randint(floor, max(floor, min(n0 * 2, 48)))
+    h0 = float(d.get("horizon_s", 60))
+    w0 = float(d.get("warmup_s", 0))
+    horizon = min(h0, rng.choice([5, 10, 30, 60, 120]))
+    if horizon <= w0:
+        d["warmup_s"] = horizon / 2
+    d["horizon_s"] = horizon
+    net = d.setdefault("network", {})
+    if "loss" in net and isinstance(net["loss"], (int, float)) and rng.random() < 0.5:
+        net["loss"] = rng.choice([0.0, 0.01, 0.1, 0.3])
+    d.setdefault("metrics", {})
+    if rng.random() < 0.35:
+        stress(d, rng)
+    if isinstance(d.get("output"), dict):
+        d["output"]["trace"] = False
+    return d
+
+
+def stress(d, rng):
+    """One hostile stressor on top: a starved host (bounded or not), a large buddy set, batch
+    arrivals, or a lossy, slow network."""
+    n = d["nodes"]["count"]
+    kind = rng.choice(["starved", "buddies", "batches", "network"])
+    net = d.setdefault("network", {})
+    if kind == "starved":
+        entry = {"nodes": [rng.randrange(n)], "at_s": 0, "duration_s": d["horizon_s"],
+                 "service": {"model": "constant", "ms": rng.choice([1, 50, 1e6])}}
+        if rng.random() < 0.5:
+            entry["queue_limit"] = rng.choice([1, 16, 1000])
+        net.setdefault("starved", []).append(entry)
+    elif kind == "buddies" and "load_sharing" in d:
+        d["load_sharing"]["buddy_size"] = rng.randint(1, n)
+    elif kind == "batches" and "workload" in d:
+        w = d["workload"]
+        w.pop("load_phases", None)
+        w.pop("arrival_rate_per_s", None)
+        w["arrival_processes"] = [{"nodes": "all", "model": "batch_poisson",
+                                   "batch_rate_per_s": rng.choice([0.05, 0.5]),
+                                   "batch_size": {"distribution": "deterministic",
+                                                  "value": rng.choice([2, 50, 500])}}]
+    else:
+        net["loss"] = rng.choice([0.05, 0.3])
+        net["latency"] = {"model": "exponential", "min_ms": 1, "mean_ms": rng.choice([5, 200])}
+
+
+def run_case(fdsim, doc, workdir):
+    p = subprocess.run([fdsim, "run", "-", "--stdout", "--quiet"], input=json.dumps(doc),
+                       capture_output=True, text=True, cwd=workdir, timeout=300)
+    return p
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("fdsim")
+    ap.add_argument("--cases", type=int, default=120)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", default=None)
+    a = ap.parse_args()
+    a.fdsim = os.path.abspath(a.fdsim)
+    rng = random.Random(a.seed)
+    sources = shipped_scenarios()
+    docs = []
+    for f in sources:
+        with open(f) as fh:
+            doc = json.load(fh)
+        absolutize_files(doc, os.path.dirname(f))
+        docs.append((os.path.relpath(f, REPO), doc))
+    ratios = {}  # model -> list of (events ratio, memory ratio)
+    failures = []
+    skipped = 0
+    with tempfile.TemporaryDirectory() as work:
+        for case in range(a.cases):
+            name, base = docs[case % len(docs)] if case < len(docs) else rng.choice(docs)
+            doc = mutate(base, rng)
+            p = run_case(a.fdsim, doc, work)
+            if p.returncode == 2 and "budget exceeded" not in p.stderr:
+                skipped += 1  # a resize the scenario does not allow (validation says why)
+                continue
+            if p.returncode != 0:
+                failures.append((name, doc, f"exit {p.returncode}: {p.stderr.strip()[:300]}"))
+                continue
+            for line in p.stdout.splitlines():
+                r = json.loads(line)
+                stats = r["run_stats"]
+                est = stats["budget"]
+                for sim in stats["simulations"]:
+                    ev = sim["work_count"] / max(1.0, est["estimated_events_count"] or 0.0)
+                    mem_est = est["estimated_memory_bytes"] or 0.0
+                    heap = sim["peak_heap_bytes"]
+                    mr = heap / max(1.0, mem_est) if heap >= 0 else float("nan")
+                    ratios.setdefault(model_of(doc), []).append((ev, mr))
+                    why = []
+                    if sim["work_count"] > (est["estimated_events_count"] or 0.0):
+                        why.append(f"work {sim['work_count']:.4g} > estimated events "
+                                   f"{est['estimated_events_count']:.4g}")
+                    if heap >= 0 and heap > mem_est + MEMORY_CONSTANT_BYTES:
+                        why.append(f"peak heap {heap:.4g} B > estimate {mem_est:.4g} B + "
+                                   f"{MEMORY_CONSTANT_BYTES} B")
+                    if why:
+                        failures.append((name, doc, "; ".join(why) + f" (arms {sim['arms']})"))
+    print(f"actual / estimate over {a.cases - skipped} runs ({skipped} resizes refused by "
+          f"validation), seed {a.seed}:")
+    print(f"{'model':<14}{'runs':>6}  {'events: min':>12}{'median':>8}{'p90':>8}{'max':>8}"
+          f"  {'memory: min':>12}{'median':>8}{'p90':>8}{'max':>8}")
+    for model in sorted(ratios):
+        ev = sorted(r[0] for r in ratios[model])
+        mem = sorted(r[1] for r in ratios[model] if r[1] == r[1])
+
+        def q(v, p):
+            return v[min(len(v) - 1, int(p * len(v)))] if v else float("nan")
+        print(f"{model:<14}{len(ev):>6}  {ev[0]:>12.3g}{statistics.median(ev):>8.3g}"
+              f"{q(ev, 0.9):>8.3g}{ev[-1]:>8.3g}  "
+              + (f"{mem[0]:>12.3g}{statistics.median(mem):>8.3g}{q(mem, 0.9):>8.3g}"
+                 f"{mem[-1]:>8.3g}" if mem else f"{'(heap not counted)':>36}"))
+    if failures:
+        print(f"\n{len(failures)} runs break the bound:")
+        for i, (name, doc, why) in enumerate(failures):
+            print(f"  {name}: {why}")
+            if a.keep:
+                os.makedirs(a.keep, exist_ok=True)
+                with open(os.path.join(a.keep, f"case{i}.json"), "w") as fh:
+                    json.dump(doc, fh, indent=1)
+        return 1
+    print("every run within its estimate")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
