@@ -151,14 +151,14 @@ def fdsim_scenario(c: dict, seed: int, variant: str, arms=ARMS, name: str = "") 
     }
 
 
-def run_fdsim(fdsim: str, doc: dict, work: str) -> Dict[str, dict]:
-    """Runs one scenario; {arm: metrics}."""
+def run_fdsim(fdsim: str, doc: dict, work: str, extra_args=()) -> Dict[str, dict]:
+    """Runs one scenario (`fdsim run` with extra_args); {arm: metrics}."""
     d = os.path.join(work, doc["name"])
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, "scenario.json")
     with open(path, "w") as f:
         json.dump(doc, f)
-    subprocess.run([fdsim, "run", path, "--out", d, "--quiet"], check=True)
+    subprocess.run([fdsim, "run", path, "--out", d, "--quiet"] + list(extra_args), check=True)
     out = {}
     for name in sorted(os.listdir(d)):
         if name.endswith(".json") and "-rep" in name:
