@@ -11,7 +11,7 @@ a slowed member, how long after its last resume it declared (a declaration withi
 resume is one made by a timer that expired during the stall and ran before the packets waiting
 in the socket, the model's "timers first" rule).
 
-  slow_declarers.py --out DIR [--n 8] [--k 2] [--length 6] [--arm swim] [--runs 8]
+  slow_declarers.py --out DIR [--n 8] [--k 2] [--length 6] [--run 0.667] [--arm swim] [--runs 8]
                     [--fdsim build/fdsim --fdsim-reps 30]
 
 Writes DIR/raw/<config>-run<r>.json (one library run: counts, signals, events, the machine's
@@ -40,7 +40,8 @@ AT_RESUME_S = 0.05
 
 def config(a, arm):
     return dict(n=a.n, k=a.k, window_s=30.0, settle_s=2.0, tcp=True, burners=0, mech="stall",
-                length_s=a.length, run_s=round(a.length / 9, 3), arm=arm)
+                length_s=a.length, run_s=a.run if a.run is not None else round(a.length / 9, 3),
+                arm=arm)
 
 
 def run_library(a, arm, raw):
@@ -95,8 +96,12 @@ def library_declarations(raw, c):
                 role = ("s" if i in slow else "h") + ("s" if arg in slow else "h")
                 after = None
                 if i in slow:
-                    resumes = [s for s, what in sig.get(i, []) if what == "off" and s <= t]
-                    after = t - max(resumes) if resumes else None
+                    # The coordinator's clock reading and the member's own line race by up to
+                    # a few ms (runs before the reading was moved ahead of the signal have the
+                    # reading after it): a resume up to AT_RESUME_S after the line counts.
+                    resumes = [s for s, what in sig.get(i, []) if what == "off"
+                               and s <= t + AT_RESUME_S]
+                    after = max(0.0, t - max(resumes)) if resumes else None
                 out.append((r["run"], role, after))
     return out, loads
 
@@ -154,7 +159,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--n", type=int, default=8)
     ap.add_argument("--k", type=int, default=2)
-    ap.add_argument("--length", type=float, default=6.0)
+    ap.add_argument("--length", type=float, default=6.0, help="stall length L (s)")
+    ap.add_argument("--run", type=float, default=None, help="running time R (s; default L / 9)")
     ap.add_argument("--arm", action="append", default=None)
     ap.add_argument("--runs", type=int, default=8)
     ap.add_argument("--parallel", type=int, default=2)
@@ -168,8 +174,9 @@ def main():
         if run_library(a, arm, raw) == 77:
             print("slow_declarers: go or the memberlist source missing; skipped")
             return 77
+    run_s = config(a, arms[0])["run_s"]
     L = [f"Dead declarations of live members under whole-process stalls (SIGSTOP U(0.5, 1.5) × "
-         f"{a.length:g} s, running U(0.5, 1.5) × {a.length / 9:.3g} s), n = {a.n}, K = {a.k} "
+         f"{a.length:g} s, running U(0.5, 1.5) × {run_s:g} s), n = {a.n}, K = {a.k} "
          "stalled, 30-s window; per run: by declarer and victim role (h healthy, s stalled); slow "
          "share = declarations by stalled members / all, with the wider of the run bootstrap and "
          "the pooled Wilson 95 % interval; at resume = declarations by a stalled member within "

@@ -172,14 +172,14 @@ def run_cluster(exe, c, seed, tmp, trace=None):
             t = time.time() + r.uniform(0, c["length_s"] + c["run_s"])
             while t < t_end:
                 time.sleep(max(0.0, t - time.time()))
-                os.kill(pid, on)
-                if trace is not None:
+                if trace is not None:  # before the signal: the member may log at once
                     trace["signals"].setdefault(i, []).append((time.time(), "on"))
+                os.kill(pid, on)
                 t = min(t_end, time.time() + c["length_s"] * r.uniform(0.5, 1.5))
                 time.sleep(max(0.0, t - time.time()))
-                os.kill(pid, off)
                 if trace is not None:
                     trace["signals"].setdefault(i, []).append((time.time(), "off"))
+                os.kill(pid, off)
                 t = time.time() + c["run_s"] * r.uniform(0.5, 1.5)
 
         if c["mech"] in ("stall", "delay", "delay_fifo"):
@@ -299,9 +299,10 @@ def plan_map():
 
 def plan_quick():
     """The CTest comparison's two regimes (see compare_slowness.py)."""
-    # The stall at n = 16 (the map's size): at n = 8 fdsim's stalled members make 0.12-0.13 of
-    # the declarations against the library's 0.02-0.08 (two samples of 3 runs), a difference
-    # not yet explained (results/validation/memberlist/slowness-map/README.md).
+    # The stall at n = 16 (the map's size). At n = 8 two 3-run library samples once gave the
+    # stalled members 0.02-0.08 of the declarations against fdsim's 0.12-0.13; 10 runs per arm
+    # give 0.11 with fdsim inside the interval (slowness-map/README.md, "Stalled declarers"),
+    # but a 3-run sample is too small for that share at n = 8.
     base = dict(k=2, window_s=30.0, settle_s=2.0, tcp=True, burners=0)
     cs = []
     for arm in ("swim", "lifeguard"):

@@ -278,8 +278,11 @@ def plot(rows, path, k=16):
             for a in ARMS:
                 y = [by[(r[0], k, alpha, a["name"])][key] for r in lags]
                 e = [by[(r[0], k, alpha, a["name"])][key + "_hw"] or 0 for r in lags]
+                # SWIM wide and underneath: the buddy system's line lies on it.
+                wide = a["name"] == "swim"
                 ax.errorbar(x, y, yerr=e, color=colors[a["name"]], marker="o", ms=4, capsize=2,
-                            label=f"{a['name']} (lag)")
+                            lw=4 if wide else 1.5, alpha=0.45 if wide else 1.0,
+                            ls="--" if a["name"] == "buddy" else "-", label=f"{a['name']} (lag)")
                 ys = by[("stall-12s", k, alpha, a["name"])][key]
                 ax.plot([12], [ys], color=colors[a["name"]], marker="s", ms=7, ls="none",
                         mfc="none", label=f"{a['name']} (stall 12 s)")
