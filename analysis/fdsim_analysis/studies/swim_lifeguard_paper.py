@@ -113,12 +113,9 @@ def scenario(regime_name, k, alpha, rep):
     }
 
 
-# fdsim's start-up estimate charges every starved entry as a backlog that could hold every event
-# of the run (157 MB at n = 100 over 200 s), ignoring a stall entry's socket_buffer_packets
-# bound, and sums the entries: the hundreds of short windows of stall-3s at K = 16 estimate
-# 136 GB, while the run peaks at 17 MB (measured with /usr/bin/time). The limit is raised for
-# that reason only.
-FDSIM_ARGS = ("--max-memory-gb", "1000")
+# See slowness_map.STALL_WINDOWS_ARGS: stall-3s at K = 16 estimates 136 GB at start-up and peaks
+# at 17 MB (measured with /usr/bin/time).
+FDSIM_ARGS = sm.STALL_WINDOWS_ARGS
 
 
 def run_cell(fdsim, work, regime_name, k, alpha, reps):
