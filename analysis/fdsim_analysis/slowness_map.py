@@ -51,6 +51,11 @@ ARM_KEYS = {
                       "dynamic_suspicion": True},
     "lifeguard": {"name": "lifeguard"},
 }
+# fdsim's start-up estimate charges every starved entry as a backlog that could hold every
+# event of the run, ignoring a stall entry's socket_buffer_packets bound, and sums the entries:
+# the hundreds of short stall windows of a large K estimate over 100 GB (and are refused) while
+# such a run peaks at about 17 MB. Runs with many stall windows raise the limit for that reason.
+STALL_WINDOWS_ARGS = ("--max-memory-gb", "1000")
 SOCKET_BUFFER_PACKETS = 4000  # 4 MiB (2 MiB asked, doubled by Linux) / ~1 kB per datagram
 DRAIN_MS = 0.05               # per held message after a stall (a running process)
 WARMUP_S = 10.0
@@ -151,14 +156,14 @@ def fdsim_scenario(c: dict, seed: int, variant: str, arms=ARMS, name: str = "") 
     }
 
 
-def run_fdsim(fdsim: str, doc: dict, work: str) -> Dict[str, dict]:
-    """Runs one scenario; {arm: metrics}."""
+def run_fdsim(fdsim: str, doc: dict, work: str, extra_args=()) -> Dict[str, dict]:
+    """Runs one scenario (`fdsim run` with extra_args); {arm: metrics}."""
     d = os.path.join(work, doc["name"])
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, "scenario.json")
     with open(path, "w") as f:
         json.dump(doc, f)
-    subprocess.run([fdsim, "run", path, "--out", d, "--quiet"], check=True)
+    subprocess.run([fdsim, "run", path, "--out", d, "--quiet"] + list(extra_args), check=True)
     out = {}
     for name in sorted(os.listdir(d)):
         if name.endswith(".json") and "-rep" in name:
@@ -336,7 +341,9 @@ def _slice(c):
 
 
 def write_table(rows, ratios_lib, ratios_after, path, ratios_lib_h=None, ratios_after_h=None):
-    L = ["Dead declarations of live members per 30-s run (FP; declared by the declarer's own "
+    windows = sorted({r["config"]["window_s"] for r in rows})
+    L = [f"Dead declarations of live members per {'/'.join(f'{w:g}' for w in windows)}-s run (FP; "
+         "declared by the declarer's own "
          "suspicion timeout), mean ± Student-t 95 % half-width over runs; FP− = those declared by "
          "healthy members; slow share = declarations by slowed members / all, with a bootstrap "
          "95 % interval; FP of healthy = declarations of healthy members (by anyone); removals = (observer, member) removals of live members. `lib` = the "
@@ -431,6 +438,35 @@ def plot(rows, path, sources=("lib", "after")):
     plt.close(fig)
 
 
+def write_lag_table(lib, path):
+    """The healthy library members' scheduling lag per configuration (slowness.py runs with
+    lag_probe): how late a 100-ms timer woke, worst of each member-second, over the window."""
+    L = ["The real library's healthy members' own timer lateness (slownode -lag_probe: the worst "
+         "lateness of a 100-ms sleep in each second, per member; over every healthy member-second "
+         "of the window), and the machine's 1-min load when the run ended; failed probes and "
+         "dead declarations of a healthy member by a healthy member, summed over the runs (what "
+         "a machine too slow for its members would cause).", "",
+         "| configuration | runs | member-seconds | median ms | 99th percentile ms | max ms "
+         "| share over 100 ms | load (1 min) | healthy-of-healthy failed probes "
+         "| healthy-of-healthy declarations |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for cid, runs in sorted(lib.items()):
+        lags = [r["counts"].get("healthy_lag_ms") for r in runs]
+        lags = [x for x in lags if x]
+        if not lags:
+            continue
+        loads = [r.get("load1", float("nan")) for r in runs]
+        L.append(f"| {cid} | {len(lags)} | {sum(x['member_seconds'] for x in lags)} | "
+                 f"{min(x['median'] for x in lags):.2f}-{max(x['median'] for x in lags):.2f} | "
+                 f"{min(x['p99'] for x in lags):.1f}-{max(x['p99'] for x in lags):.1f} | "
+                 f"{max(x['max'] for x in lags):.1f} | "
+                 f"{max(x['share_over_100'] for x in lags):.4f} | "
+                 f"{min(loads):.1f}-{max(loads):.1f} | "
+                 f"{sum(r['counts']['suspect']['hh'] for r in runs)} | "
+                 f"{sum(r['counts']['dead']['hh'] for r in runs)} |")
+    with open(path, "w") as f:
+        f.write("\n".join(L) + "\n")
+
+
 def main(argv=None):
     import argparse
     import tempfile
@@ -444,6 +480,8 @@ def main(argv=None):
     ap.add_argument("--paper", action="store_true",
                     help="also run the paper placement (n = 100, needs --fdsim): <out>/paper-n100.md")
     ap.add_argument("--paper-reps", type=int, default=2)
+    ap.add_argument("--no-figure", action="store_true",
+                    help="no fp.png (its panels are the n = 16, K = 2 core grid)")
     a = ap.parse_args(argv)
     lib = load_library(os.path.join(a.lib, "raw"))
     fd = {}
@@ -468,7 +506,10 @@ def main(argv=None):
         json.dump({"rows": [{k: v for k, v in r.items() if not k.endswith("_values")} for r in rows],
                    "ratios_lib": {str(k): v for k, v in rl.items()},
                    "ratios_after": {str(k): v for k, v in ra.items()}}, f, indent=1, default=str)
-    plot(rows, os.path.join(a.out, "fp.png"), ("lib", "before", "after") if fd else ("lib",))
+    if not a.no_figure:
+        plot(rows, os.path.join(a.out, "fp.png"), ("lib", "before", "after") if fd else ("lib",))
+    if any(r.get("counts", {}).get("healthy_lag_ms") for runs in lib.values() for r in runs):
+        write_lag_table(lib, os.path.join(a.out, "scheduling-lag.md"))
     if a.paper and a.fdsim:
         res = paper_placement(a.fdsim, os.path.join(work, "paper"), a.paper_reps)
         write_paper_table(res, os.path.join(a.out, "paper-n100.md"))
@@ -516,7 +557,8 @@ def paper_placement(fdsim, work, reps=2, log=print):
         for k in (1, 4, 16):
             key = (mech, L, R, k)
             for r in range(reps):
-                res = run_fdsim(fdsim, paper_scenario(mech, L, R, k, 100 + r), work)
+                res = run_fdsim(fdsim, paper_scenario(mech, L, R, k, 100 + r), work,
+                                STALL_WINDOWS_ARGS)
                 for arm, m in res.items():
                     out.setdefault(key, {}).setdefault(arm, []).append(m)
             log(f"paper: {key} done")

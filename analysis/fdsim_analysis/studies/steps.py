@@ -126,12 +126,33 @@ def swim(ctx, reps, small=None):
     return f"table.csv: {len(new)} of {len(old)} rows rerun and identical"
 
 
-def lifeguard_paper(ctx, reps, timers):
+def lifeguard_paper(ctx, reps, small=None):
+    """The Lifeguard paper's experiment (swim_lifeguard_paper.py). Under --small only the cells
+    of small["cells"] ([regime, K, alpha] each) are rerun, and their rows of table.csv are
+    compared with the committed ones (the other files need every cell)."""
     buf = io.StringIO()
+    if not ctx.small:
+        with contextlib.redirect_stdout(buf):
+            swim_lifeguard_paper.regenerate(ctx.fdsim, os.path.join(ctx.work, "lifeguard-paper"),
+                                            ctx.out, reps=reps)
+        ctx.log.write(buf.getvalue())
+        return None
+    if not small or not small.get("cells"):
+        raise AnalysisInputError("step swim-lifeguard-paper: --small needs the option small "
+                                 "{\"cells\": [[regime, K, alpha], ...]}")
+    tmp = tempfile.mkdtemp(prefix="lifeguard-paper-small-", dir=ctx.work)
     with contextlib.redirect_stdout(buf):
-        swim_lifeguard_paper.regenerate(ctx.fdsim, os.path.join(ctx.work, "lifeguard-" + timers),
-                                        ctx.out, reps=reps, timers=timers)
+        swim_lifeguard_paper.regenerate(ctx.fdsim, os.path.join(ctx.work, "lifeguard-paper"), tmp,
+                                        reps=reps, cells=small["cells"])
     ctx.log.write(buf.getvalue())
+    key = ("regime", "K", "alpha", "arm")
+    new = _csv_rows(os.path.join(tmp, "table.csv"), key)
+    old = _csv_rows(_in_out(ctx, "table.csv"), key)
+    for k, row in new.items():
+        if old.get(k) != row:
+            raise CheckMismatch(f"table.csv: the rerun row {k} differs from the committed one:\n"
+                                f"  rerun:     {row}\n  committed: {old.get(k)}")
+    return f"table.csv: {len(new)} of {len(old)} rows rerun and identical"
 
 
 def external(ctx, argv):

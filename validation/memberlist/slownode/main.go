@@ -15,6 +15,8 @@
 //	leave X / join X  NotifyLeave / NotifyJoin at this member (removal / rejoin in its view)
 //	refute_suspect, refute_dead   this member refuted (state.go:1168, state.go:1250)
 //	slow_on, slow_off the inbound delay switched (SIGUSR1 / SIGUSR2)
+//	lag U           with -lag_probe, once a second: the largest lateness (microseconds) of
+//	                this process's 100-ms timer wake-ups in that second (its scheduling lag)
 //
 // Timestamps are taken when the line is written, i.e. when this process actually ran the code:
 // a stopped process writes its lines after SIGCONT, with the time it ran them.
@@ -223,6 +225,26 @@ func (c *delayedConn) Read(b []byte) (int, error) {
 func (t *delayTransport) StreamCh() <-chan net.Conn { return t.streamCh }
 func (t *delayTransport) Shutdown() error           { return t.inner.Shutdown() }
 
+// probeLag measures how late this process runs its timers, as memberlist's own timers would:
+// a sleep of 100 ms at a time, the largest lateness (woken minus due) of each second written
+// as "lag <microseconds>". A member whose timers run late by a sizeable part of the probe
+// timeout (500 ms) is itself slowed, whatever the experiment intends.
+func probeLag(ev *eventLog) {
+	const period = 100 * time.Millisecond
+	var worst time.Duration
+	for n := 1; ; n++ {
+		due := time.Now().Add(period)
+		time.Sleep(time.Until(due))
+		if late := time.Since(due); late > worst {
+			worst = late
+		}
+		if n%10 == 0 {
+			ev.emit("lag", fmt.Sprint(worst.Microseconds()))
+			worst = 0
+		}
+	}
+}
+
 func main() {
 	idx := flag.Int("index", 0, "member index (name node-<index>)")
 	joinPort := flag.Int("join_port", 0, "port of the member to join (0: first member)")
@@ -233,6 +255,7 @@ func main() {
 	fifo := flag.Bool("inbound_fifo", false, "inbound delay keeps arrival order (a processing lag)")
 	seed := flag.Int64("seed", 1, "seed of the delay draws and the start phase")
 	evPath := flag.String("events", "", "event file")
+	lagProbe := flag.Bool("lag_probe", false, "emit \"lag <us>\" once a second: the largest lateness of a 100-ms ticker in that second (this process's scheduling lag)")
 	flag.Parse()
 
 	f, err := os.Create(*evPath)
@@ -300,6 +323,9 @@ func main() {
 		}
 	}
 	ev.emit("members", fmt.Sprint(ml.NumMembers()))
+	if *lagProbe {
+		go probeLag(ev)
+	}
 	for s := range sig {
 		switch s {
 		case syscall.SIGUSR1:
