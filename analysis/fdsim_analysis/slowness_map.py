@@ -51,11 +51,6 @@ ARM_KEYS = {
                       "dynamic_suspicion": True},
     "lifeguard": {"name": "lifeguard"},
 }
-# fdsim's start-up estimate charges every starved entry as a backlog that could hold every
-# event of the run, ignoring a stall entry's socket_buffer_packets bound, and sums the entries:
-# the hundreds of short stall windows of a large K estimate over 100 GB (and are refused) while
-# such a run peaks at about 17 MB. Runs with many stall windows raise the limit for that reason.
-STALL_WINDOWS_ARGS = ("--max-memory-gb", "1000")
 SOCKET_BUFFER_PACKETS = 4000  # 4 MiB (2 MiB asked, doubled by Linux) / ~1 kB per datagram
 DRAIN_MS = 0.05               # per held message after a stall (a running process)
 WARMUP_S = 10.0
@@ -557,8 +552,7 @@ def paper_placement(fdsim, work, reps=2, log=print):
         for k in (1, 4, 16):
             key = (mech, L, R, k)
             for r in range(reps):
-                res = run_fdsim(fdsim, paper_scenario(mech, L, R, k, 100 + r), work,
-                                STALL_WINDOWS_ARGS)
+                res = run_fdsim(fdsim, paper_scenario(mech, L, R, k, 100 + r), work)
                 for arm, m in res.items():
                     out.setdefault(key, {}).setdefault(arm, []).append(m)
             log(f"paper: {key} done")

@@ -266,27 +266,70 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
                            " events per simulated second x mean delay " +
                            scenario::rate_text(pending_s) + " s x " +
                            scenario::rate_text(scenario::kBytesPerPendingEvent) + " B");
-  // Starved hosts (sim/net/starvation.h): a host whose service is slower than its arrivals
-  // holds a backlog that grows through its starved period. Bound: every event the simulation
-  // makes could be a message or timer waiting at a starved host, for as long as the entry can
-  // be starved (the horizon), or the queue's bound per node when it has one.
+  // Starved hosts (sim/net/starvation.h): what starved hosts hold beyond the pending events
+  // counted above. Several entries may name one node (a study often writes one entry per
+  // window), and an event waits at one host at a time, so each term is a bound over all entries
+  // together, never a sum over entries:
+  // - a bounded queue (`queue_limit`) or a stall's socket buffer (`socket_buffer_packets`): per
+  //   node at most the largest bound of the entries naming it;
+  // - `inbound_delay`: each delivery waits one draw of `service`, so by Little's law the
+  //   deliveries held at once are about the event rate times the largest mean service (at most
+  //   the horizon);
+  // - a service queue or a stall without a bound: every event of the run could be waiting.
+  std::map<NodeId, size_t> bound_per_node;
+  std::string bounded_path, inbound_path, unbounded_path;
+  double inbound_held_s = 0;
   for (size_t e = 0; e < s.network.starved.size(); ++e) {
     const net::StarvedEntry& st = s.network.starved[e];
-    const double backlog =
-        st.queue_limit > 0
-            ? double(st.nodes.size()) * double(st.queue_limit)
-            : c.events_per_s * c.horizon_s;
-    scenario::add_memory(c, "$.network.starved[" + std::to_string(e) + "]",
-                         backlog * scenario::kBytesPerPendingEvent,
-                         st.queue_limit > 0
-                             ? "starved backlog: " + std::to_string(st.nodes.size()) +
-                                   " nodes x queue_limit " + std::to_string(st.queue_limit) +
-                                   " x 160 B"
-                             : "starved backlog without queue_limit: every event over the "
-                               "horizon could wait, " +
-                                   scenario::rate_text(c.events_per_s * c.horizon_s) +
-                                   " x 160 B");
+    const std::string path = "$.network.starved[" + std::to_string(e) + "]";
+    const size_t bound = st.mode == net::StarveMode::stall ? st.socket_buffer_packets
+                         : st.mode == net::StarveMode::service ? st.queue_limit
+                                                                : 0;
+    if (bound > 0) {
+      if (bounded_path.empty()) bounded_path = path;
+      for (NodeId n : st.nodes) bound_per_node[n] = std::max(bound_per_node[n], bound);
+    } else if (st.mode == net::StarveMode::inbound_delay) {
+      if (inbound_path.empty()) inbound_path = path;
+      double held_s = c.horizon_s;
+      if (st.service) {
+        const double m = st.service->mean_ms() / 1e3;
+        if (std::isfinite(m)) held_s = std::min(held_s, std::max(m, 0.0));
+      }
+      inbound_held_s = std::max(inbound_held_s, held_s);
+    } else if (unbounded_path.empty()) {
+      unbounded_path = path;
+    }
   }
+  // Each entry's own state (its node list, service model, window events): about 1 kB.
+  if (!s.network.starved.empty()) {
+    double entry_bytes = 0;
+    for (const net::StarvedEntry& st : s.network.starved)
+      entry_bytes += 1024.0 + 64.0 * double(st.nodes.size());
+    scenario::add_memory(c, "$.network.starved", entry_bytes,
+                         std::to_string(s.network.starved.size()) +
+                             " starved entries x (1 kB + 64 B per node)");
+  }
+  if (!bound_per_node.empty()) {
+    double items = 0;
+    for (const auto& [node, bound] : bound_per_node) items += double(bound);
+    scenario::add_memory(c, bounded_path, items * scenario::kBytesPerPendingEvent,
+                         "starved backlog: over " + std::to_string(bound_per_node.size()) +
+                             " nodes, each one's largest queue_limit or socket_buffer_packets, " +
+                             scenario::rate_text(items) + " items x 160 B");
+  }
+  if (!inbound_path.empty())
+    scenario::add_memory(c, inbound_path,
+                         c.events_per_s * inbound_held_s * scenario::kBytesPerPendingEvent,
+                         "deliveries held by an inbound delay: " +
+                             scenario::rate_text(c.events_per_s) +
+                             " events per simulated second x largest mean service " +
+                             scenario::rate_text(inbound_held_s) + " s x 160 B");
+  if (!unbounded_path.empty())
+    scenario::add_memory(c, unbounded_path,
+                         c.events_per_s * c.horizon_s * scenario::kBytesPerPendingEvent,
+                         "starved backlog without a bound (queue_limit or socket_buffer_packets): "
+                         "every event over the horizon could wait, " +
+                             scenario::rate_text(c.events_per_s * c.horizon_s) + " x 160 B");
   if (c.stored_bytes_per_s > 0)
     scenario::add_memory(c, c.stored_path, c.stored_bytes_per_s * c.horizon_s,
                          "samples kept over horizon_s " + scenario::rate_text(c.horizon_s) +

@@ -113,16 +113,11 @@ def scenario(regime_name, k, alpha, rep):
     }
 
 
-# See slowness_map.STALL_WINDOWS_ARGS: stall-3s at K = 16 estimates 136 GB at start-up and peaks
-# at 17 MB (measured with /usr/bin/time).
-FDSIM_ARGS = sm.STALL_WINDOWS_ARGS
-
-
 def run_cell(fdsim, work, regime_name, k, alpha, reps):
     """{arm: [metrics of each run]}"""
     per_arm = {}
     for rep in range(reps):
-        res = sm.run_fdsim(fdsim, scenario(regime_name, k, alpha, rep), work, FDSIM_ARGS)
+        res = sm.run_fdsim(fdsim, scenario(regime_name, k, alpha, rep), work)
         for a in ARMS:
             per_arm.setdefault(a["name"], []).append(res[a["name"]])
     return per_arm
