@@ -1,0 +1,125 @@
+"""Runs the calibrated regime map (design format and procedure: calibrated_map.py).
+
+Contract of run_map(design, fdsim, work, jobs, log, keys=None, fixed_n=None):
+- For each regime (all, or `keys`), in the design's order: the discovery sweep
+  (calibrated axes, seed regime_seed(key)) in WORK/<key>/discovery, first with
+  min_blocks x block replications; after each sweep the precision rule
+  (inference.replications_needed at the Sidak confidence of the whole design's regimes, the
+  regime's margin) says whether to stop or to add a block; the same sweep is then rerun with
+  more replications into the same folder (fdsim sweep reuses the finished runs and re-solves the
+  calibration from the stored pilots, so nothing is run twice). A regime without a margin (no
+  value of detection) stops at the first step. With `fixed_n`, every regime runs exactly
+  fixed_n discovery replications and no held-out block (the reduced check).
+- Then the discovery verdicts (regime_verdicts without held-out data) say which regimes need
+  confirmation; each of those runs its held-out sweep (seed holdout_seed(key), the discovery's
+  solved leaves, as many replications as its discovery) in WORK/<key>/held-out.
+- Returns (rows, calibration, cpu): the rows of calibrated_map.rows_of_runs for every block run,
+  the calibration of each regime ({key: {"record": the discovery sweep.json's "calibration",
+  "leaves": {path: value} of the solved and linked leaves}}), and
+  per regime and block the measured CPU ({"runs", "run_cpu_s", "pilots", "pilot_cpu_s"}: the
+  runs' own run_stats.cpu_time_s, pilots included).
+- Deterministic: the rows depend only on the design, the checkout and the fdsim binary's
+  results (run ids are content hashes; -j changes nothing).
+"""
+
+import glob
+import json
+import os
+import subprocess
+
+from . import calibrated_map as cm
+from .errors import AnalysisInputError
+from .inference import replications_needed, simultaneous_confidence
+from .loading import load_sweep
+from .regime_verdicts import NEEDS_CONFIRMATION, regime_verdicts
+
+
+def _sweep(fdsim, doc, out_dir, jobs, log):
+    os.makedirs(out_dir, exist_ok=True)
+    path = out_dir + ".json"
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+    cmd = [fdsim, "sweep", path, "--out", out_dir, "-j", str(jobs), "--quiet"]
+    log.flush()
+    proc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
+    if proc.returncode != 0:
+        raise AnalysisInputError(f"{' '.join(cmd)}: exit {proc.returncode} (log: {log.name})")
+    sweep = load_sweep(out_dir)
+    runs = sweep.runs(0)
+    if len(runs) != doc["replications"]:
+        raise AnalysisInputError(f"{out_dir}: {len(runs)} runs, expected {doc['replications']}")
+    return sweep, runs
+
+
+def _cpu(out_dir, runs):
+    def cpu_of(path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                d = json.load(f)
+        except (OSError, json.JSONDecodeError):
+            return None
+        docs = d if isinstance(d, list) else [d]
+        total = 0.0
+        for x in docs:
+            if isinstance(x, dict):
+                total += float(x.get("run_stats", {}).get("cpu_time_s", 0.0) or 0.0)
+        return total
+    run_cpu = sum(cpu_of(r.path) or 0.0 for r in runs)
+    pilots, pilot_cpu = 0, 0.0
+    for p in glob.glob(os.path.join(out_dir, "calibration", "*.json")):
+        c = cpu_of(p)
+        if c is not None:
+            pilots += 1
+            pilot_cpu += c
+    return {"runs": len(runs), "run_cpu_s": run_cpu, "pilots": pilots, "pilot_cpu_s": pilot_cpu}
+
+
+def _discovery(design, key, fdsim, work, jobs, log, conf, fixed_n):
+    rep = design["replication"]
+    n = fixed_n or rep["block"] * rep["min_blocks"]
+    out = os.path.join(work, key, "discovery")
+    while True:
+        _, runs = _sweep(fdsim, cm.regime_sweep(design, key, "discovery", n), out, jobs, log)
+        rows = cm.rows_of_runs(design, key, "discovery", runs)
+        if fixed_n:
+            break
+        res = cm.summarise_regime(design, key, rows)
+        if res.margin is None:
+            break
+        need = replications_needed(res.diffs, res.margin, conf, rep["block"], rep["cap"],
+                                   rep["min_blocks"])
+        print(f"calibrated map: {key}: {n} replications, need {need}", file=log)
+        if need == n:
+            break
+        n = need
+    with open(os.path.join(out, "sweep.json"), encoding="utf-8") as f:
+        cal = json.load(f).get("calibration")
+    solved = cm.solved_leaves(design, runs[0].resolved_config)
+    return rows, cal, solved, _cpu(out, runs)
+
+
+def run_map(design, fdsim, work, jobs, log, keys=None, fixed_n=None):
+    keys = keys or [g["key"] for g in design["regimes"]]
+    conf = simultaneous_confidence(design["replication"]["level"], len(design["regimes"]))
+    rows, calibration, cpu, solved, n_of = [], {}, {}, {}, {}
+    for key in keys:
+        r, cal, sol, c = _discovery(design, key, fdsim, work, jobs, log, conf, fixed_n)
+        rows += r
+        calibration[key], solved[key] = {"record": cal, "leaves": sol}, sol
+        cpu[(key, "discovery")] = c
+        n_of[key] = len({x["replication"] for x in r})
+    if fixed_n:
+        return rows, calibration, cpu
+    results = [cm.summarise_regime(design, k, rows) for k in keys]
+    with_margin = [r for r in results if r.margin is not None]
+    verdicts = regime_verdicts([cm.comparison(r) for r in with_margin],
+                               design["replication"]["level"])
+    for v in verdicts:
+        if v.verdict not in NEEDS_CONFIRMATION:
+            continue
+        out = os.path.join(work, v.name, "held-out")
+        doc = cm.regime_sweep(design, v.name, "held-out", n_of[v.name], solved[v.name])
+        _, runs = _sweep(fdsim, doc, out, jobs, log)
+        rows += cm.rows_of_runs(design, v.name, "held-out", runs)
+        cpu[(v.name, "held-out")] = _cpu(out, runs)
+    return rows, calibration, cpu
