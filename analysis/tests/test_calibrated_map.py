@@ -195,6 +195,16 @@ class Summaries(unittest.TestCase):
         self.assertIn("inconclusive 1", text)
         self.assertIn("0.20 % of the budget", text)
 
+    def test_main_job_summary_reads_the_map(self):
+        from fdsim_analysis.studies import flagship_summary
+        out = tempfile.mkdtemp()
+        report.write_outputs(self.d, self.rows, [], out, formats=())
+        lines, regimes, reps = flagship_summary.regime_lines(os.path.join(out, "regime_map.csv"))
+        self.assertEqual((regimes, reps), (1, "3"))
+        self.assertTrue(all(len(l) <= flagship_summary.WIDTH for l in lines))
+        self.assertIn("inconclusive", lines[-1])
+        self.assertIn("+0.093 [", lines[-1])    # mean of 0.08, -0.01, 0.21 points
+
 
 if __name__ == "__main__":
     unittest.main()
