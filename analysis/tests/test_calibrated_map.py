@@ -41,7 +41,7 @@ class DesignFile(unittest.TestCase):
             base = json.load(f)
         kinds = {a["name"]: a["diagnosis"] for a in base["load_sharing"]["arms"]}
         families = {kinds[a] for a in cm.fixed_arms(d)}
-        self.assertEqual(families, {"fixed_on_silence", "fixed_periodic", "geode_ring"})
+        self.assertEqual(families, {"fixed_on_silence", "fixed_periodic"})
         # Every calibrated path names the arm it calibrates.
         for a in d["calibrated"]:
             i, leaf = cm._arm_index(a["path"])
@@ -114,8 +114,8 @@ class Sweeps(unittest.TestCase):
                 {"member_timeout_ms": 28000.0}]
         got = cm.solved_leaves(self.d, {"load_sharing": {"arms": arms}})
         self.assertEqual(got["$.load_sharing.arms[4].timeout_ms"], 20000.0)
-        self.assertEqual(got["$.load_sharing.arms[7].member_timeout_ms"], 28000.0)
-        self.assertEqual(len(got), 9)
+        self.assertEqual(got["$.load_sharing.arms[6].period_ms"], 32000.0)
+        self.assertEqual(len(got), 8)
 
 
 def _rows(design, key, block, table):
