@@ -49,6 +49,22 @@ def calibration_csv(design, calibration):
     return buf.getvalue()
 
 
+def failures_csv(failures):
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(("regime", "failure"))
+    for k in sorted(failures):
+        w.writerow((k, failures[k]))
+    return buf.getvalue()
+
+
+def read_failures_csv(path):
+    if not os.path.exists(path):
+        return {}
+    with open(path, newline="", encoding="utf-8") as f:
+        return {r["regime"]: r["failure"] for r in csv.DictReader(f)}
+
+
 def read_calibration_csv(path):
     with open(path, newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
@@ -134,7 +150,7 @@ def counts_line(rows):
             + f"; confirmed on the held-out block: {confirmed} of {to_confirm}.")
 
 
-def map_table(design, rows):
+def map_table(design, rows, failures=None):
     out = ["| regime | n (crashes) | budget msg/node/s | baseline pick (cost error) | "
            "P(df) % adaptive / pick / none / oracle | margin (points) | Δ points, discovery | "
            "verdict | held-out n | Δ points, held-out | held-out verdict | confirmed |",
@@ -166,6 +182,8 @@ def map_table(design, rows):
             + (f"{conf:.5f}" if conf else "?") + f" per regime (Šidák over {len(rows)} "
             "independent regimes, family 0.95); held-out intervals at the Šidák confidence over "
             "the verdicts confirmed; these are the intervals of the figure."]
+    for k in sorted(failures or {}):
+        out += ["", f"Not measured: regime {k}: {failures[k]}"]
     return "\n".join(out) + "\n"
 
 
@@ -189,7 +207,7 @@ def families_table(design, results, calibration_rows, confidence):
             out.append(f"| | {a}{' (pick)' if a == res.pick else ''} | {solved} | {linked} | "
                        f"{100 * s.cost_error_rel:+.2f} % | {_f(s.metric_mean)} | "
                        f"{_pm(*iv) if iv else ''} |")
-    out += ["", "Solved: the calibrated leaf (period_ms, or member_timeout_ms for geode_ring); "
+    out += ["", "Solved: the calibrated period P; "
             "linked: the timeout that follows it (P + 1 s for the short arms, 2.5 P for the "
             "long ones). Δ = P(df) of the arm − P(df) of the adaptive arm over the discovery "
             "replications, interval at the verdicts' confidence (no verdict: only the pick is "
@@ -197,21 +215,20 @@ def families_table(design, results, calibration_rows, confidence):
     return "\n".join(out) + "\n"
 
 
-def write_outputs(design, rows, calibration_rows, out_dir, formats=("png",)):
+def write_outputs(design, rows, calibration_rows, out_dir, formats=("png",), failures=None):
     from .plotting import save_figure
     results, verdicts = analyse(design, rows)
     mrows = map_rows(design, results, verdicts)
     conf = simultaneous_confidence(design["replication"]["level"], len(verdicts) or 1)
     os.makedirs(out_dir, exist_ok=True)
     for name, text in (("regime_map.csv", map_csv(mrows)),
-                       ("regime_map.md", map_table(design, mrows)),
+                       ("regime_map.md", map_table(design, mrows, failures)),
                        ("families.md", families_table(design, results, calibration_rows, conf))):
         with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
             f.write(text)
     vs = [verdicts[r.key] for r in results if r.key in verdicts]
     for v in vs:
-        v.name = next(r.label for r in results if r.key == v.name)
-    fig = figure_verdicts(vs, x_label="Δ P(df), points of %: baseline pick − adaptive "
-                                      "(right: adaptive fails fewer tasks)")
+        v.name = next(r.label for r in results if r.key == v.name).split(" (")[0]
+    fig = figure_verdicts(vs, x_label="Δ P(df), points: pick − adaptive (> 0: adaptive better)")
     save_figure(fig, out_dir, "regime_map", formats)
     return mrows

@@ -13,11 +13,14 @@ Contract of run_map(design, fdsim, work, jobs, log, keys=None, fixed_n=None):
 - Then the discovery verdicts (regime_verdicts without held-out data) say which regimes need
   confirmation; each of those runs its held-out sweep (seed holdout_seed(key), the discovery's
   solved leaves, as many replications as its discovery) in WORK/<key>/held-out.
-- Returns (rows, calibration, cpu): the rows of calibrated_map.rows_of_runs for every block run,
+- A regime whose discovery sweep fails (fdsim exit 2: a calibration refused, say) is left out
+  and its failure recorded; the others go on (the reduced check, fixed_n, fails at once).
+- Returns (rows, calibration, cpu, failures): the rows of calibrated_map.rows_of_runs for
+  every block run,
   the calibration of each regime ({key: {"record": the discovery sweep.json's "calibration",
   "leaves": {path: value} of the solved and linked leaves}}), and
   per regime and block the measured CPU ({"runs", "run_cpu_s", "pilots", "pilot_cpu_s"}: the
-  runs' own run_stats.cpu_time_s, pilots included).
+  runs' own run_stats.cpu_time_s, pilots included), and {key: the failure's last line}.
 - Deterministic: the rows depend only on the design, the checkout and the fdsim binary's
   results (run ids are content hashes; -j changes nothing).
 """
@@ -41,9 +44,14 @@ def _sweep(fdsim, doc, out_dir, jobs, log):
         json.dump(doc, f, indent=1)
     cmd = [fdsim, "sweep", path, "--out", out_dir, "-j", str(jobs), "--quiet"]
     log.flush()
-    proc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log.write(proc.stdout)
     if proc.returncode != 0:
-        raise AnalysisInputError(f"{' '.join(cmd)}: exit {proc.returncode} (log: {log.name})")
+        last = (proc.stdout.strip().splitlines() or [""])[-1]
+        where = last.split(": ")[0] if ": " in last else ""
+        reason = last.rsplit("): ", 1)[-1]
+        raise AnalysisInputError(f"fdsim sweep {os.path.basename(path)}: exit {proc.returncode}: "
+                                 f"{where}: {reason}")
     sweep = load_sweep(out_dir)
     runs = sweep.runs(0)
     if len(runs) != doc["replications"]:
@@ -102,15 +110,23 @@ def run_map(design, fdsim, work, jobs, log, keys=None, fixed_n=None):
     keys = keys or [g["key"] for g in design["regimes"]]
     conf = simultaneous_confidence(design["replication"]["level"], len(design["regimes"]))
     rows, calibration, cpu, solved, n_of = [], {}, {}, {}, {}
+    failures = {}
     for key in keys:
-        r, cal, sol, c = _discovery(design, key, fdsim, work, jobs, log, conf, fixed_n)
+        try:
+            r, cal, sol, c = _discovery(design, key, fdsim, work, jobs, log, conf, fixed_n)
+        except AnalysisInputError as e:
+            if fixed_n:
+                raise
+            failures[key] = str(e)
+            print(f"calibrated map: {key}: FAILED: {e}", file=log)
+            continue
         rows += r
         calibration[key], solved[key] = {"record": cal, "leaves": sol}, sol
         cpu[(key, "discovery")] = c
         n_of[key] = len({x["replication"] for x in r})
     if fixed_n:
-        return rows, calibration, cpu
-    results = [cm.summarise_regime(design, k, rows) for k in keys]
+        return rows, calibration, cpu, failures
+    results = [cm.summarise_regime(design, k, rows) for k in keys if k not in failures]
     with_margin = [r for r in results if r.margin is not None]
     verdicts = regime_verdicts([cm.comparison(r) for r in with_margin],
                                design["replication"]["level"])
@@ -122,4 +138,4 @@ def run_map(design, fdsim, work, jobs, log, keys=None, fixed_n=None):
         _, runs = _sweep(fdsim, doc, out, jobs, log)
         rows += cm.rows_of_runs(design, v.name, "held-out", runs)
         cpu[(v.name, "held-out")] = _cpu(out, runs)
-    return rows, calibration, cpu
+    return rows, calibration, cpu, failures

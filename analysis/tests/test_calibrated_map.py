@@ -206,5 +206,32 @@ class Summaries(unittest.TestCase):
         self.assertIn("+0.093 [", lines[-1])    # mean of 0.08, -0.01, 0.21 points
 
 
+class FailedRegimes(unittest.TestCase):
+    def test_a_refused_calibration_is_recorded_and_the_others_go_on(self):
+        from fdsim_analysis import calibrated_map_run as runner
+        d = cm.load_design(DESIGN)
+        tmp = tempfile.mkdtemp()
+        fake = os.path.join(tmp, "fdsim")
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\necho 'x.json: $.axes[5].calibrate.bracket: point 0 ($.seed = 1): "
+                    "the target is not bracketed: widen the bracket'\nexit 2\n")
+        os.chmod(fake, 0o755)
+        with open(os.path.join(tmp, "log"), "w") as log:
+            rows, cal, cpu, failures = runner.run_map(d, fake, os.path.join(tmp, "w"), 1, log,
+                                                      keys=["S", "R"])
+        self.assertEqual(rows, [])
+        self.assertEqual(sorted(failures), ["R", "S"])
+        self.assertIn("$.axes[5].calibrate.bracket", failures["S"])
+        self.assertIn("widen the bracket", failures["S"])
+        out = report.failures_csv(failures)
+        path = os.path.join(tmp, "failures.csv")
+        with open(path, "w") as f:
+            f.write(out)
+        self.assertEqual(report.read_failures_csv(path), failures)
+        with self.assertRaises(AnalysisInputError):   # the reduced check fails at once
+            with open(os.path.join(tmp, "log2"), "w") as log:
+                runner.run_map(d, fake, os.path.join(tmp, "w2"), 1, log, keys=["S"], fixed_n=4)
+
+
 if __name__ == "__main__":
     unittest.main()

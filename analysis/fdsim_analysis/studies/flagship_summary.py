@@ -1,7 +1,8 @@
 """The main job's terminal summary: the flagship's answer in a few lines of at most 100 columns.
 
 Reads the flagship's comparisons.csv (`fdsim-analysis study fixed-vs-adaptive`) and, when
-present, the reduced calibrated regime map's regime_map.csv (calibrated_map_report.py); returns plain text (no Markdown tables):
+present, the reduced calibrated regime map's regime_map.csv (calibrated_map_report.py); returns
+plain text (no Markdown tables):
 per point, the best fixed timeout in hindsight, hou_shin_extra and their paired difference with
 its 95% half-width and Holm-adjusted p, which arm wins (the difference's 95% interval excludes
 0) or "no difference shown"; then the regime map's verdicts; then where the full tables are.
@@ -86,7 +87,8 @@ def regime_lines(regime_map_csv):
         cell = "n/a" if d is None else f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
         held = r["holdout_verdict"] + (" (confirmed)" if r["confirmed"] == "yes" else
                                        " (not confirmed)" if r["confirmed"] == "no" else "")
-        out.append(f"{r['label'][:38]:<38} {cell:>27} {r['verdict'][:21]:<21} "
+        name = r["label"].split(" (")[0]
+        out.append(f"{name[:38]:<38} {cell:>27} {r['verdict'][:21]:<21} "
                    f"{held.strip() or '-'}"[:WIDTH])
     return out, len(rows), ",".join(sorted({r["n"] for r in rows}, key=int))
 
@@ -121,7 +123,8 @@ def summary(results_dir):
               "protocol, not failure-detector mistakes (docs/metrics.md, false_suspicions_count).",
               "",
               "Full tables beside this summary (summary.txt): headline.md, comparisons.md (every",
-              "arm), fixed_vs_adaptive.png; regime-map/: regime_map.md, families.md, calibration.csv."]
+              "arm), fixed_vs_adaptive.png; regime-map/: regime_map.md, families.md, "
+              "calibration.csv."]
     return "\n".join(lines) + "\n"
 
 

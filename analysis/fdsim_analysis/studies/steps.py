@@ -179,7 +179,8 @@ def tidy_example(ctx, runs):
 def calibrated_regime_map(ctx, design, small, into=""):
     """The calibrated regime map (calibrated_map.py): runs every regime's sweeps by the
     precision rule with held-out confirmation (calibrated_map_run.py) and writes
-    replications.csv, calibration.csv, cpu.csv (the measured CPU: machine-dependent, a declared
+    replications.csv, calibration.csv, failures.csv (regimes whose sweep failed, left out),
+    cpu.csv (the measured CPU: machine-dependent, a declared
     input) and the tables and figure (calibrated_map_report.py). Under --small it reruns
     small["replications"] discovery replications of the regime small["regime"] (its calibration
     included) and requires their rows of the committed replications.csv and calibration.csv to
@@ -194,7 +195,8 @@ def calibrated_regime_map(ctx, design, small, into=""):
     jobs = getattr(ctx, "jobs", 1)
     if ctx.small:
         key, n = small["regime"], int(small["replications"])
-        rows, cal, _ = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log, keys=[key], fixed_n=n)
+        rows, cal, _, _ = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log, keys=[key],
+                                         fixed_n=n)
         committed = cm.read_rows_csv(_in_out(ctx, os.path.join(into, "replications.csv")))
         want = [r for r in committed if r["regime"] == key and r["block"] == "discovery"
                 and r["replication"] < n]
@@ -208,9 +210,12 @@ def calibrated_regime_map(ctx, design, small, into=""):
             raise CheckMismatch(f"calibration.csv: the rerun calibration of regime {key} "
                                 f"differs from the committed one:\n  {mine}\n  {theirs}")
         report.write_outputs(d, committed, report.read_calibration_csv(
-            _in_out(ctx, os.path.join(into, "calibration.csv"))), os.path.join(ctx.out, into))
+            _in_out(ctx, os.path.join(into, "calibration.csv"))), os.path.join(ctx.out, into),
+            failures=report.read_failures_csv(_in_out(ctx, os.path.join(into, "failures.csv"))))
         return None
-    rows, cal, cpu = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log)
+    rows, cal, cpu, failures = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log)
+    with open(_in_out(ctx, os.path.join(into, "failures.csv")), "w", encoding="utf-8") as f:
+        f.write(report.failures_csv(failures))
     with open(_in_out(ctx, os.path.join(into, "replications.csv")), "w", encoding="utf-8") as f:
         f.write(cm.rows_csv(rows))
     with open(_in_out(ctx, os.path.join(into, "calibration.csv")), "w", encoding="utf-8") as f:
@@ -221,7 +226,7 @@ def calibrated_regime_map(ctx, design, small, into=""):
             f.write(f"{key},{block},{c['runs']},{c['run_cpu_s']:.1f},{c['pilots']},"
                     f"{c['pilot_cpu_s']:.1f}\n")
     cal_rows = report.read_calibration_csv(_in_out(ctx, os.path.join(into, "calibration.csv")))
-    report.write_outputs(d, rows, cal_rows, os.path.join(ctx.out, into))
+    report.write_outputs(d, rows, cal_rows, os.path.join(ctx.out, into), failures=failures)
     return None
 
 
