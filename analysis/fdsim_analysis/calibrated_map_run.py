@@ -48,7 +48,7 @@ def _sweep(fdsim, doc, out_dir, jobs, log):
     log.write(proc.stdout)
     if proc.returncode != 0:
         last = (proc.stdout.strip().splitlines() or [""])[-1]
-        where = last.split(": ")[0] if ": " in last else ""
+        where = ": ".join(last.split(": ")[:2])   # the sweep file and the JSON path
         reason = last.rsplit("): ", 1)[-1]
         raise AnalysisInputError(f"fdsim sweep {os.path.basename(path)}: exit {proc.returncode}: "
                                  f"{where}: {reason}")
