@@ -19,8 +19,10 @@ Design format (every key required unless a default is given; unknown keys are er
   beyond the calibration's).
 - replication: {block, min_blocks, cap, level, margin_share}: the precision rule
   (inference.replications_needed) and the family level of the verdicts.
-- regimes: [{key, class ("stress" | "realistic"), label, set: {JSON path: value}}]: each regime
-  is the base with the `set` leaves replaced; keys unique and non-empty.
+- regimes: [{key, class ("stress" | "realistic"), label, set: {JSON path: value},
+  brackets (optional): {arm: [lo, hi]}, brackets_why}]: each regime is the base with the
+  `set` leaves replaced; keys unique and non-empty; `brackets` replaces a calibrated arm's
+  bracket in that regime (where the cost is not monotone over the common one), with the reason.
 
 Procedure (contract of regime_sweep and analyse):
 - Seeds: the discovery block of regime k runs with seed inference.regime_seed(k), the held-out
@@ -64,7 +66,7 @@ _TOP = {"name", "description", "base", "metric", "cost_metric", "adaptive_arm", 
 _CAL = {"tolerance_rel", "pilot_replications", "max_iterations"}
 _AXIS = {"arm", "path", "bracket", "linked"}
 _REP = {"block", "min_blocks", "cap", "level", "margin_share"}
-_REGIME = {"key", "class", "label", "set"}
+_REGIME = {"key", "class", "label", "set", "brackets", "brackets_why"}
 
 
 def _fail(path, where, what):
@@ -135,7 +137,7 @@ def load_design(path):
     keys = set()
     for i, g in enumerate(d["regimes"]):
         w = f"$.regimes[{i}]"
-        _keys(path, w, g, _REGIME)
+        _keys(path, w, g, _REGIME, optional=("brackets", "brackets_why"))
         if not isinstance(g["key"], str) or not g["key"] or g["key"] in keys:
             _fail(path, w + ".key", "expected a non-empty string, distinct from the others")
         keys.add(g["key"])
@@ -145,6 +147,15 @@ def load_design(path):
             _fail(path, w + ".label", "expected a non-empty string")
         if not isinstance(g["set"], dict) or any(not k.startswith("$.") for k in g["set"]):
             _fail(path, w + ".set", "expected an object of JSON paths ($. ...) to values")
+        for arm, b in g.get("brackets", {}).items():
+            if arm not in arms:
+                _fail(path, f"{w}.brackets.{arm}", "not a calibrated arm")
+            if not (isinstance(b, list) and len(b) == 2 and
+                    all(isinstance(x, (int, float)) for x in b) and b[0] < b[1]):
+                _fail(path, f"{w}.brackets.{arm}", f"expected [lo, hi] with lo < hi, got "
+                                                   f"{json.dumps(b)}")
+        if "brackets" in g and not isinstance(g.get("brackets_why"), str):
+            _fail(path, w + ".brackets_why", "a regime's own brackets need their reason")
     d = dict(d)
     d["dir"] = os.path.dirname(os.path.abspath(path))
     d["base_path"] = os.path.join(d["dir"], d["base"])
@@ -182,7 +193,8 @@ def regime_sweep(design, key, block, replications, solved=None):
     if block == "discovery":
         for a in design["calibrated"]:
             cal = {"arm": a["arm"], "metric": design["cost_metric"],
-                   "target": {"arm": design["adaptive_arm"]}, "bracket": a["bracket"]}
+                   "target": {"arm": design["adaptive_arm"]},
+                   "bracket": g.get("brackets", {}).get(a["arm"], a["bracket"])}
             cal.update(design["calibration"])
             if a.get("linked"):
                 cal["linked"] = a["linked"]

@@ -77,7 +77,7 @@ def analyse(design, rows):
                if any(r["regime"] == g["key"] for r in rows)]
     with_margin = [r for r in results if r.margin is not None]
     verdicts = regime_verdicts([cm.comparison(r) for r in with_margin],
-                               design["replication"]["level"])
+                               design["replication"]["level"], len(design["regimes"]))
     return results, {v.name: v for v in verdicts}
 
 
@@ -179,8 +179,8 @@ def map_table(design, rows, failures=None):
             "adaptive arm, paired, in points of %: positive, the adaptive arm fails fewer "
             "tasks. Margin = " + f"{design['replication']['margin_share']:g}" + " × (P(df) of "
             "none − P(df) of the oracle). Intervals: two-sided Student t at "
-            + (f"{conf:.5f}" if conf else "?") + f" per regime (Šidák over {len(rows)} "
-            "independent regimes, family 0.95); held-out intervals at the Šidák confidence over "
+            + (f"{conf:.5f}" if conf else "?") + f" per regime (Šidák over the "
+            f"{len(design['regimes'])} independent regimes of the design, family 0.95); held-out intervals at the Šidák confidence over "
             "the verdicts confirmed; these are the intervals of the figure."]
     for k in sorted(failures or {}):
         out += ["", f"Not measured: regime {k}: {failures[k]}"]
@@ -219,7 +219,7 @@ def write_outputs(design, rows, calibration_rows, out_dir, formats=("png",), fai
     from .plotting import save_figure
     results, verdicts = analyse(design, rows)
     mrows = map_rows(design, results, verdicts)
-    conf = simultaneous_confidence(design["replication"]["level"], len(verdicts) or 1)
+    conf = simultaneous_confidence(design["replication"]["level"], len(design["regimes"]))
     os.makedirs(out_dir, exist_ok=True)
     for name, text in (("regime_map.csv", map_csv(mrows)),
                        ("regime_map.md", map_table(design, mrows, failures)),

@@ -10,8 +10,8 @@ Contract of run_map(design, fdsim, work, jobs, log, keys=None, fixed_n=None):
   calibration from the stored pilots, so nothing is run twice). A regime without a margin (no
   value of detection) stops at the first step. With `fixed_n`, every regime runs exactly
   fixed_n discovery replications and no held-out block (the reduced check).
-- Then the discovery verdicts (regime_verdicts without held-out data) say which regimes need
-  confirmation; each of those runs its held-out sweep (seed holdout_seed(key), the discovery's
+- Then each regime whose discovery verdict needs confirmation (needs_confirmation: the
+  interval at the Sidak confidence of the whole design) runs its held-out sweep (seed holdout_seed(key), the discovery's
   solved leaves, as many replications as its discovery) in WORK/<key>/held-out.
 - A regime whose discovery sweep fails (fdsim exit 2: a calibration refused, say) is left out
   and its failure recorded; the others go on (the reduced check, fixed_n, fails at once).
@@ -32,9 +32,9 @@ import subprocess
 
 from . import calibrated_map as cm
 from .errors import AnalysisInputError
-from .inference import replications_needed, simultaneous_confidence
+from .inference import classify, interval, replications_needed, simultaneous_confidence
 from .loading import load_sweep
-from .regime_verdicts import NEEDS_CONFIRMATION, regime_verdicts
+from .regime_verdicts import NEEDS_CONFIRMATION
 
 
 def _sweep(fdsim, doc, out_dir, jobs, log):
@@ -106,6 +106,17 @@ def _discovery(design, key, fdsim, work, jobs, log, conf, fixed_n):
     return rows, cal, solved, _cpu(out, runs)
 
 
+def needs_confirmation(design, res):
+    """Whether a regime's discovery verdict (interval at the Sidak confidence of all the
+    design's regimes) is one that the held-out block must confirm. Per regime: it does not
+    depend on which other regimes have run."""
+    if res.margin is None:
+        return False
+    conf = simultaneous_confidence(design["replication"]["level"], len(design["regimes"]))
+    iv = interval(res.diffs, conf)
+    return iv is not None and classify(iv[1], iv[2], res.margin) in NEEDS_CONFIRMATION
+
+
 def run_map(design, fdsim, work, jobs, log, keys=None, fixed_n=None):
     keys = keys or [g["key"] for g in design["regimes"]]
     conf = simultaneous_confidence(design["replication"]["level"], len(design["regimes"]))
@@ -126,16 +137,51 @@ def run_map(design, fdsim, work, jobs, log, keys=None, fixed_n=None):
         n_of[key] = len({x["replication"] for x in r})
     if fixed_n:
         return rows, calibration, cpu, failures
-    results = [cm.summarise_regime(design, k, rows) for k in keys if k not in failures]
-    with_margin = [r for r in results if r.margin is not None]
-    verdicts = regime_verdicts([cm.comparison(r) for r in with_margin],
-                               design["replication"]["level"])
-    for v in verdicts:
-        if v.verdict not in NEEDS_CONFIRMATION:
+    for key in keys:
+        if key in failures or not needs_confirmation(design, cm.summarise_regime(design, key,
+                                                                                  rows)):
             continue
-        out = os.path.join(work, v.name, "held-out")
-        doc = cm.regime_sweep(design, v.name, "held-out", n_of[v.name], solved[v.name])
+        out = os.path.join(work, key, "held-out")
+        doc = cm.regime_sweep(design, key, "held-out", n_of[key], solved[key])
         _, runs = _sweep(fdsim, doc, out, jobs, log)
-        rows += cm.rows_of_runs(design, v.name, "held-out", runs)
-        cpu[(v.name, "held-out")] = _cpu(out, runs)
-    return rows, calibration, cpu, failures
+        rows += cm.rows_of_runs(design, key, "held-out", runs)
+        cpu[(key, "held-out")] = _cpu(out, runs)
+    return canonical(design, rows), calibration, cpu, failures
+
+
+def canonical(design, rows):
+    """Rows in the order the files keep them: block, regime (design order), replication, arm."""
+    order = {g["key"]: i for i, g in enumerate(design["regimes"])}
+    return sorted(rows, key=lambda r: (cm.BLOCKS.index(r["block"]), order[r["regime"]],
+                                       r["replication"], r["arm"]))
+
+
+def collect(design, work):
+    """(rows, calibration, cpu) of every regime whose discovery sweep is complete in WORK, with
+    the held-out block of each regime that needs_confirmation says needs one (which must then
+    be complete): what run_map returns for the same runs, whichever invocations made them."""
+    rows, calibration, cpu = [], {}, {}
+    for g in design["regimes"]:
+        key = g["key"]
+        out = os.path.join(work, key, "discovery")
+        if not os.path.exists(os.path.join(out, "sweep.json")):
+            continue
+        runs = load_sweep(out).runs(0)
+        with open(os.path.join(out, "sweep.json"), encoding="utf-8") as f:
+            plan = json.load(f)
+        want = plan.get("sweep", {}).get("replications")
+        if not runs or (want is not None and len(runs) != want):
+            continue
+        disc = cm.rows_of_runs(design, key, "discovery", runs)
+        calibration[key] = {"record": plan.get("calibration"),
+                            "leaves": cm.solved_leaves(design, runs[0].resolved_config)}
+        cpu[(key, "discovery")] = _cpu(out, runs)
+        rows += disc
+        if needs_confirmation(design, cm.summarise_regime(design, key, disc)):
+            hout = os.path.join(work, key, "held-out")
+            if not os.path.exists(os.path.join(hout, "sweep.json")):
+                raise AnalysisInputError(f"{hout}: the held-out block of {key} has not run")
+            hruns = load_sweep(hout).runs(0)
+            rows += cm.rows_of_runs(design, key, "held-out", hruns)
+            cpu[(key, "held-out")] = _cpu(hout, hruns)
+    return canonical(design, rows), calibration, cpu

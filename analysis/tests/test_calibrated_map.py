@@ -73,6 +73,18 @@ class DesignFile(unittest.TestCase):
             self._load(doc)
 
 
+    def test_a_regime_bracket_needs_a_calibrated_arm_and_a_reason(self):
+        doc = _design_doc()
+        doc["regimes"][0]["brackets"] = {"fixed_on_silence_shrt": [1, 2]}
+        doc["regimes"][0]["brackets_why"] = "x"
+        with self.assertRaisesRegex(AnalysisInputError, r"brackets\.fixed_on_silence_shrt"):
+            self._load(doc)
+        doc["regimes"][0]["brackets"] = {"fixed_on_silence_short": [1, 2]}
+        del doc["regimes"][0]["brackets_why"]
+        with self.assertRaisesRegex(AnalysisInputError, r"\$\.regimes\[0\]\.brackets_why"):
+            self._load(doc)
+
+
 class Sweeps(unittest.TestCase):
     def setUp(self):
         self.d = cm.load_design(DESIGN)
@@ -90,6 +102,17 @@ class Sweeps(unittest.TestCase):
             self.assertEqual(a["calibrate"]["metric"], "traffic.messages_per_node_s")
         set_paths = {a["path"] for a in doc["axes"] if "values" in a}
         self.assertTrue(set(self.d["regimes"][1]["set"]) <= set_paths)
+
+    def test_a_regime_bracket_replaces_the_common_one_there_only(self):
+        d = copy.deepcopy(self.d)
+        d["regimes"][0]["brackets"] = {"fixed_on_silence_short": [600, 40000]}
+        mine = cm.regime_sweep(d, d["regimes"][0]["key"], "discovery", 12)
+        other = cm.regime_sweep(d, d["regimes"][1]["key"], "discovery", 12)
+        get = lambda doc: {a["calibrate"]["arm"]: a["calibrate"]["bracket"]
+                           for a in doc["axes"] if "calibrate" in a}
+        self.assertEqual(get(mine)["fixed_on_silence_short"], [600, 40000])
+        self.assertEqual(get(other)["fixed_on_silence_short"], d["calibrated"][0]["bracket"])
+        self.assertEqual(get(mine)["fixed_periodic_short"], d["calibrated"][2]["bracket"])
 
     def test_held_out_sweep_has_its_own_seed_and_the_solved_values(self):
         key = "S"

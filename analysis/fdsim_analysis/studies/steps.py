@@ -213,7 +213,11 @@ def calibrated_regime_map(ctx, design, small, into=""):
             _in_out(ctx, os.path.join(into, "calibration.csv"))), os.path.join(ctx.out, into),
             failures=report.read_failures_csv(_in_out(ctx, os.path.join(into, "failures.csv"))))
         return None
-    rows, cal, cpu, failures = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log)
+    _, _, _, failures = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log)
+    # The files are made from what the work folder holds (runner.collect): the same as the
+    # rows just run, and also right when a regime was run again on its own (resume).
+    rows, cal, cpu = runner.collect(d, work)
+    failures = {k: v for k, v in failures.items() if k not in cal}
     with open(_in_out(ctx, os.path.join(into, "failures.csv")), "w", encoding="utf-8") as f:
         f.write(report.failures_csv(failures))
     with open(_in_out(ctx, os.path.join(into, "replications.csv")), "w", encoding="utf-8") as f:
