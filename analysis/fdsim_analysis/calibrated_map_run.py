@@ -59,26 +59,38 @@ def _sweep(fdsim, doc, out_dir, jobs, log):
     return sweep, runs
 
 
-def _cpu(out_dir, runs):
-    def cpu_of(path):
+def _cpu(out_dir, runs, design=None):
+    """Measured CPU of a block's runs and of the calibration pilots its solve used (a pilot
+    file whose first calibrated value is not among the record's evaluations, left by an
+    earlier solve with other brackets, is not counted)."""
+    def load(path):
         try:
             with open(path, encoding="utf-8") as f:
-                d = json.load(f)
+                return json.load(f)
         except (OSError, json.JSONDecodeError):
             return None
-        docs = d if isinstance(d, list) else [d]
-        total = 0.0
-        for x in docs:
-            if isinstance(x, dict):
-                total += float(x.get("run_stats", {}).get("cpu_time_s", 0.0) or 0.0)
-        return total
-    run_cpu = sum(cpu_of(r.path) or 0.0 for r in runs)
+
+    def cpu_of(d):
+        return float((d or {}).get("run_stats", {}).get("cpu_time_s", 0.0) or 0.0)
+    run_cpu = sum(cpu_of(load(r.path)) for r in runs)
+    used = None
+    plan = load(os.path.join(out_dir, "sweep.json")) or {}
+    cal = plan.get("calibration")
+    if cal and design is not None:
+        ax = cal["points"][0]["axes"][0]
+        i, leaf = cm._arm_index(ax["path"])
+        used = (i, leaf, {round(float(e["value"]), 6) for e in ax["evaluations"]})
     pilots, pilot_cpu = 0, 0.0
-    for p in glob.glob(os.path.join(out_dir, "calibration", "*.json")):
-        c = cpu_of(p)
-        if c is not None:
-            pilots += 1
-            pilot_cpu += c
+    for p in sorted(glob.glob(os.path.join(out_dir, "calibration", "*.json"))):
+        d = load(p)
+        if not isinstance(d, dict):
+            continue
+        if used is not None:
+            arms = d["manifest"]["resolved_config"]["load_sharing"]["arms"]
+            if round(float(arms[used[0]][used[1]]), 6) not in used[2]:
+                continue
+        pilots += 1
+        pilot_cpu += cpu_of(d)
     return {"runs": len(runs), "run_cpu_s": run_cpu, "pilots": pilots, "pilot_cpu_s": pilot_cpu}
 
 
@@ -103,7 +115,7 @@ def _discovery(design, key, fdsim, work, jobs, log, conf, fixed_n):
     with open(os.path.join(out, "sweep.json"), encoding="utf-8") as f:
         cal = json.load(f).get("calibration")
     solved = cm.solved_leaves(design, runs[0].resolved_config)
-    return rows, cal, solved, _cpu(out, runs)
+    return rows, cal, solved, _cpu(out, runs, design)
 
 
 def needs_confirmation(design, res):
@@ -145,7 +157,7 @@ def run_map(design, fdsim, work, jobs, log, keys=None, fixed_n=None):
         doc = cm.regime_sweep(design, key, "held-out", n_of[key], solved[key])
         _, runs = _sweep(fdsim, doc, out, jobs, log)
         rows += cm.rows_of_runs(design, key, "held-out", runs)
-        cpu[(key, "held-out")] = _cpu(out, runs)
+        cpu[(key, "held-out")] = _cpu(out, runs, design)
     return canonical(design, rows), calibration, cpu, failures
 
 
@@ -175,7 +187,7 @@ def collect(design, work):
         disc = cm.rows_of_runs(design, key, "discovery", runs)
         calibration[key] = {"record": plan.get("calibration"),
                             "leaves": cm.solved_leaves(design, runs[0].resolved_config)}
-        cpu[(key, "discovery")] = _cpu(out, runs)
+        cpu[(key, "discovery")] = _cpu(out, runs, design)
         rows += disc
         if needs_confirmation(design, cm.summarise_regime(design, key, disc)):
             hout = os.path.join(work, key, "held-out")
@@ -183,5 +195,5 @@ def collect(design, work):
                 raise AnalysisInputError(f"{hout}: the held-out block of {key} has not run")
             hruns = load_sweep(hout).runs(0)
             rows += cm.rows_of_runs(design, key, "held-out", hruns)
-            cpu[(key, "held-out")] = _cpu(hout, hruns)
+            cpu[(key, "held-out")] = _cpu(hout, hruns, design)
     return canonical(design, rows), calibration, cpu
