@@ -6,7 +6,7 @@
 # hou_shin at three alphas, hou_shin_extra, oracle, oracle_extra on common random numbers;
 # 8 replications: the first 8 of the full study scenarios/studies/fixed-vs-adaptive-sweep.json,
 # whose 40 replications are results/fixed-vs-adaptive/load-regimes/), followed by a reduced
-# calibrated regime map (scenarios/studies/calibrated-map/main-job-design.json: 3 regimes of the
+# calibrated regime map (studies/calibrated-map/main-job-design.json: 3 regimes of the
 # full map, made by the same machinery: every fixed family calibrated to the adaptive arm's
 # message cost, a seed per regime, the value-of-detection margin, replications added in blocks
 # until the interval is narrower than the margin or 12, held-out confirmation).

@@ -1,7 +1,7 @@
 """The calibrated regime map: in each regime, is the adaptive Hou-Shin scheme better than,
 equivalent to or worse than the best fixed scheme that sends exactly as many messages?
 
-A design file (scenarios/studies/calibrated-map/design.json) declares the study; this module
+A design file (studies/calibrated-map/design.json) declares the study; this module
 reads it, writes the fdsim sweep of each regime and block, reads the runs back into one row per
 (regime, block, replication, arm), and decides the verdicts from those rows alone
 (calibrated_map_run.py runs the sweeps, calibrated_map_report.py writes the tables and figure).

@@ -14,7 +14,7 @@ from fdsim_analysis.errors import AnalysisInputError
 from fdsim_analysis.inference import holdout_seed, regime_seed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DESIGN = os.path.join(ROOT, "scenarios", "studies", "calibrated-map", "design.json")
+DESIGN = os.path.join(ROOT, "studies", "calibrated-map", "design.json")
 
 
 def _design_doc():
