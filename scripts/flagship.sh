@@ -6,9 +6,10 @@
 # hou_shin at three alphas, hou_shin_extra, oracle, oracle_extra on common random numbers;
 # 8 replications: the first 8 of the full study scenarios/studies/fixed-vs-adaptive-sweep.json,
 # whose 40 replications are results/fixed-vs-adaptive/load-regimes/), followed by a reduced
-# regime map (scenarios/sweeps/regime-map-small.json: 5 of the full map's 18 regimes, 16 arms,
-# half-length horizons, 6 replications): per regime, the adaptive scheme against the best fixed
-# scheme at equal message cost. About 2 min on 2 cores.
+# calibrated regime map (studies/calibrated-map/main-job-design.json: 3 regimes of the
+# full map, made by the same machinery: every fixed family calibrated to the adaptive arm's
+# message cost, a seed per regime, the value-of-detection margin, replications added in blocks
+# until the interval is narrower than the margin or 12, held-out confirmation).
 #
 # Runs the declared study studies/flagship.json through the runner
 # (`scripts/fdsim-analysis regenerate flagship`) with $FDSIM_BUILD/fdsim (default build/fdsim),
@@ -18,7 +19,7 @@
 # results/flagship/ instead). Prints the short summary (summary.txt: per regime the best fixed
 # timeout, the adaptive arm, their paired difference with its interval and verdict); the full
 # tables are the files it names (headline.md, comparisons.md/.csv, fixed_vs_adaptive.png/.svg,
-# regime-map/regime_map.md, families.md, mechanism.md, ...).
+# regime-map/regime_map.md, families.md, calibration.csv, ...).
 # Environment: FDSIM_BUILD (build directory, default build), JOBS (parallel runs, default
 # nproc), FDSIM_WORK (work directory root, default out), FDSIM_KEEP_WORK=1 to resume from the
 # runs already in the work directory instead of starting afresh (only safe with the same binary),

@@ -8,8 +8,9 @@ Contract:
   baseline - challenger of the regime's discovery replications (positive: the challenger is
   better), holdout_diffs those of its held-out block (its own seed, inference.holdout_seed),
   margin the regime's margin (inference.value_of_detection_margin).
-- regime_verdicts(comparisons, level=0.05): the discovery intervals at
-  simultaneous_confidence(level, number of regimes); each regime's verdict from its interval
+- regime_verdicts(comparisons, level=0.05, family_size=None): the discovery intervals at
+  simultaneous_confidence(level, family_size or the number of comparisons) (a study whose
+  stopping rule used the confidence of all its regimes passes their number); each regime's verdict from its interval
   (inference.classify). Every verdict other than "equivalent" (and other than "inconclusive",
   which claims nothing) is confirmed on its held-out block at simultaneous_confidence(level,
   number of such verdicts): "confirmed" when the held-out verdict is the same. Rows keep the
@@ -61,11 +62,11 @@ class RegimeVerdict:
 NEEDS_CONFIRMATION = ("better", "better within margin", "worse within margin", "worse")
 
 
-def regime_verdicts(comparisons: Sequence[RegimeComparison], level: float = 0.05
-                    ) -> List[RegimeVerdict]:
+def regime_verdicts(comparisons: Sequence[RegimeComparison], level: float = 0.05,
+                    family_size: Optional[int] = None) -> List[RegimeVerdict]:
     if not comparisons:
         return []
-    conf = simultaneous_confidence(level, len(comparisons))
+    conf = simultaneous_confidence(level, family_size or len(comparisons))
     rows = []
     for c in comparisons:
         iv = interval(c.diffs, conf)

@@ -64,6 +64,19 @@ class Verdicts(unittest.TestCase):
             self.assertIn((round(r.low, 12), round(r.high, 12), round(y, 3)), spans, r.name)
 
 
+class FamilySize(unittest.TestCase):
+    def test_the_design_s_regime_count_sets_the_confidence(self):
+        # A map of 12 regimes whose stopping rule used the 12-regime confidence must read its
+        # verdicts at that confidence even when fewer regimes are compared (one left out).
+        c = RegimeComparison("a", [0.01, 0.02, 0.015, 0.03, 0.0], [], 0.05)
+        row = regime_verdicts([c], family_size=12)[0]
+        self.assertAlmostEqual(row.confidence, simultaneous_confidence(0.05, 12), places=15)
+        self.assertAlmostEqual(row.high - row.low,
+                               interval(c.diffs, 0.95 ** (1 / 12))[2] -
+                               interval(c.diffs, 0.95 ** (1 / 12))[1], places=12)
+        self.assertAlmostEqual(regime_verdicts([c])[0].confidence, 0.95, places=15)
+
+
 class Driver(unittest.TestCase):
     def test_asks_for_blocks_until_precise(self):
         data = around(0.2, 1.0, 400)

@@ -213,6 +213,7 @@ def run_study(name, fdsim, jobs, work_root, python, check, small, out=None, err=
     with open(log_path, "w") as log:
         ctx = Context(target, work, fdsim, python, check, small, log, progress=progress,
                       resume=resume and not check)
+        ctx.jobs = jobs
         for sw in decl["sweeps"]:
             sweep_work = os.path.join(work, sw["id"])
             mode = sw["check"] if small else {"run": "full"}

@@ -197,7 +197,66 @@ def tidy_example(ctx, runs):
     return None
 
 
+def calibrated_regime_map(ctx, design, small, into=""):
+    """The calibrated regime map (calibrated_map.py): runs every regime's sweeps by the
+    precision rule with held-out confirmation (calibrated_map_run.py) and writes
+    replications.csv, calibration.csv, failures.csv (regimes whose sweep failed, left out),
+    cpu.csv (the measured CPU: machine-dependent, a declared
+    input) and the tables and figure (calibrated_map_report.py). Under --small it reruns
+    small["replications"] discovery replications of the regime small["regime"] (its calibration
+    included) and requires their rows of the committed replications.csv and calibration.csv to
+    come out identical; the tables and figure are then remade from the committed rows. `into`:
+    a subfolder of the results folder to write into (default: the folder itself)."""
+    from .. import calibrated_map as cm
+    from .. import calibrated_map_report as report
+    from .. import calibrated_map_run as runner
+    d = cm.load_design(os.path.join(REPO_ROOT, design))
+    work = os.path.join(ctx.work, "calibrated-map", into)
+    os.makedirs(os.path.join(ctx.out, into), exist_ok=True)
+    jobs = getattr(ctx, "jobs", 1)
+    if ctx.small:
+        key, n = small["regime"], int(small["replications"])
+        rows, cal, _, _ = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log, keys=[key],
+                                         fixed_n=n)
+        committed = cm.read_rows_csv(_in_out(ctx, os.path.join(into, "replications.csv")))
+        want = [r for r in committed if r["regime"] == key and r["block"] == "discovery"
+                and r["replication"] < n]
+        if cm.rows_csv(rows) != cm.rows_csv(want):
+            raise CheckMismatch(f"replications.csv: the rerun rows of regime {key} "
+                                f"(replications 0-{n - 1}) differ from the committed ones")
+        mine = report.calibration_csv(d, cal).splitlines()[1:]
+        with open(_in_out(ctx, os.path.join(into, "calibration.csv")), encoding="utf-8") as f:
+            theirs = [l for l in f.read().splitlines()[1:] if l.split(",")[0] == key]
+        if mine != theirs:
+            raise CheckMismatch(f"calibration.csv: the rerun calibration of regime {key} "
+                                f"differs from the committed one:\n  {mine}\n  {theirs}")
+        report.write_outputs(d, committed, report.read_calibration_csv(
+            _in_out(ctx, os.path.join(into, "calibration.csv"))), os.path.join(ctx.out, into),
+            failures=report.read_failures_csv(_in_out(ctx, os.path.join(into, "failures.csv"))))
+        return None
+    _, _, _, failures = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log)
+    # The files are made from what the work folder holds (runner.collect): the same as the
+    # rows just run, and also right when a regime was run again on its own (resume).
+    rows, cal, cpu = runner.collect(d, work)
+    failures = {k: v for k, v in failures.items() if k not in cal}
+    with open(_in_out(ctx, os.path.join(into, "failures.csv")), "w", encoding="utf-8") as f:
+        f.write(report.failures_csv(failures))
+    with open(_in_out(ctx, os.path.join(into, "replications.csv")), "w", encoding="utf-8") as f:
+        f.write(cm.rows_csv(rows))
+    with open(_in_out(ctx, os.path.join(into, "calibration.csv")), "w", encoding="utf-8") as f:
+        f.write(report.calibration_csv(d, cal))
+    with open(_in_out(ctx, os.path.join(into, "cpu.csv")), "w", encoding="utf-8") as f:
+        f.write("regime,block,runs,run_cpu_s,pilots,pilot_cpu_s\n")
+        for (key, block), c in cpu.items():
+            f.write(f"{key},{block},{c['runs']},{c['run_cpu_s']:.1f},{c['pilots']},"
+                    f"{c['pilot_cpu_s']:.1f}\n")
+    cal_rows = report.read_calibration_csv(_in_out(ctx, os.path.join(into, "calibration.csv")))
+    report.write_outputs(d, rows, cal_rows, os.path.join(ctx.out, into), failures=failures)
+    return None
+
+
 STEPS = {
+    "calibrated-regime-map": calibrated_regime_map,
     "analysis": analysis,
     "readme-block": readme_block,
     "paper-tables": paper_step,
