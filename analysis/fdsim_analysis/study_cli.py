@@ -16,9 +16,6 @@ from .fixed_vs_adaptive import ADAPTIVE_REFERENCE, analyse
 from .fixed_vs_adaptive_report import (comparisons_csv, comparisons_markdown, figure_excess,
                                        figure_levels, headline_markdown)
 from .loading import load_sweep
-from .regime_map import BUDGET_ARM, DELTA_REL
-from .regime_map import analyse as analyse_map
-from . import regime_map_report as rmr
 from .output_dirs import default_output_dir
 from .plotting import save_figure
 
@@ -51,31 +48,6 @@ def add_study_parser(sub):
                    help=f"sweep axis of the figure columns (default: {REGIME_AXIS})")
     s.add_argument("--format", dest="formats", default="png,svg",
                    help="comma-separated figure formats among png, svg, pdf")
-    m = studies.add_parser(
-        "regime-map",
-        help="the fixed-versus-adaptive answer per regime at equal message cost "
-             "(scenarios/studies/regime-map-sweep.json, scenarios/sweeps/regime-map-small.json)",
-        description="Per regime: the best adaptive arm against the best fixed-family arm whose "
-                    "message cost is within the adaptive default's (traffic.messages_per_node_s), "
-                    "paired over replications; better / equivalent within a relative margin "
-                    "(TOST) / worse, Holm-adjusted across the map; each family's cost-P(df) "
-                    "frontier; the mechanism by region. Writes regime_map.{md,csv,png,svg}, "
-                    "frontiers.{png,svg}, families.md, alpha.md, mechanism.{md,csv} and prints the map.")
-    m.add_argument("--sweep", metavar="OUT", required=True, help="the sweep output directory")
-    m.add_argument("--out", metavar="DIR", help="output directory (default: OUT; never a "
-                                                "committed results/ folder)")
-    m.add_argument("--metric", default="dynamic_failure_feasible_ratio",
-                   help="the metric compared (default: dynamic_failure_feasible_ratio)")
-    m.add_argument("--margin", type=float, default=DELTA_REL,
-                   help=f"equivalence margin relative to the baseline pick's metric (default: "
-                        f"{DELTA_REL})")
-    m.add_argument("--budget-arm", default=BUDGET_ARM,
-                   help=f"the arm whose message cost sets each regime's budget (default: "
-                        f"{BUDGET_ARM})")
-    m.add_argument("--frontiers", default="S,R",
-                   help="anchor regimes drawn in frontiers.png (default: S,R)")
-    m.add_argument("--format", dest="formats", default="png,svg",
-                   help="comma-separated figure formats among png, svg, pdf")
 
 
 def _row_label(repair_axis):
@@ -103,31 +75,7 @@ def _formats(arg):
     return formats
 
 
-def run_regime_map(args, out, notes=None):
-    if not 0 < args.margin < 1:
-        raise AnalysisInputError(f"--margin {args.margin}: expected a number in (0, 1)")
-    formats = _formats(args.formats)
-    rmap = analyse_map(load_sweep(args.sweep), metric=args.metric, delta_rel=args.margin,
-                       budget_arm=args.budget_arm)
-    dest = args.out or default_output_dir(args.sweep, notes if notes is not None else [])
-    os.makedirs(dest, exist_ok=True)
-    written = save_figure(rmr.figure_map(rmap), dest, "regime_map", formats)
-    keys = [k.strip() for k in args.frontiers.split(",") if k.strip()]
-    written += save_figure(rmr.figure_frontiers(rmap, keys), dest, "frontiers", formats)
-    table = rmr.map_markdown(rmap)
-    for name, text in (("regime_map.md", table), ("regime_map.csv", rmr.map_csv(rmap)),
-                       ("families.md", rmr.family_markdown(rmap)),
-                       ("alpha.md", rmr.alpha_markdown(rmap)),
-                       ("mechanism.md", rmr.mechanism_markdown(rmap)),
-                       ("mechanism.csv", rmr.mechanism_csv(rmap))):
-        written.append(_write_text(dest, name, text))
-    out.write(table)
-    return written
-
-
 def run_study(args, out, notes=None):
-    if args.study == "regime-map":
-        return run_regime_map(args, out, notes)
     sweep = load_sweep(args.sweep)
     for ax in (args.rows_axis, args.cols_axis):
         if ax not in sweep.manifest.axes:
