@@ -67,10 +67,14 @@ View make_view(int64_t id, std::vector<MemberId> members, const Roles& roles) {
 
 std::vector<MemberId> without(const std::vector<MemberId>& members,
                               const std::vector<MemberId>& drop) {
+  // A sorted copy of `drop`: a binary search per member, O(n log k) (a scan of `drop` per
+  // member made a partition of a tenth of a large ring quadratic).
+  std::vector<MemberId> sorted = drop;
+  std::sort(sorted.begin(), sorted.end());
   std::vector<MemberId> out;
   out.reserve(members.size());
   for (const MemberId& m : members)
-    if (std::find(drop.begin(), drop.end(), m) == drop.end()) out.push_back(m);
+    if (!std::binary_search(sorted.begin(), sorted.end(), m)) out.push_back(m);
   return out;
 }
 
