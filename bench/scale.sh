@@ -3,7 +3,7 @@
 #
 # Usage: bench/scale.sh [BUILD_DIR] [MODEL ...]
 #   BUILD_DIR  the build with fdsim (default: build)
-#   MODEL      swim, geode, loadsharing, detectors (default: all four)
+#   MODEL      swim, geode, geode-removal, loadsharing, detectors (default: all five)
 # Environment: SIZES="100 1000" overrides the sizes of every model; HORIZON_S overrides the
 # simulated time; TIMEOUT_S (default 1800) bounds each run's wall time; KEEP=dir keeps the generated scenarios and results there.
 #
@@ -15,11 +15,17 @@
 # models/swim/README.md) is printed as refused with validation's message. Figures move by tens
 # of percent on a shared machine: compare rows of one invocation, run it on a quiet machine
 # (under the build lock when sharing one).
+#
+# geode-removal: the Geode `current` profile (M = 5 s, 60 s simulated) in four cases per size
+# (1 000, 10 000, 100 000; SIZES overrides): `startup` (no fault), `crash1` (one crash at 20 s),
+# `crash10` (ten crashes at 20 s, spread over the view) and `partition1` (at 20 s a tenth of
+# the members, the last ones in view order, is cut off until the end). The model column names
+# the case. Removal cost is what these rows compare: crash1 minus startup is one removal.
 set -euo pipefail
 build=${1:-build}
 shift || true
 models=("$@")
-[ ${#models[@]} -eq 0 ] && models=(swim geode loadsharing detectors)
+[ ${#models[@]} -eq 0 ] && models=(swim geode geode-removal loadsharing detectors)
 fdsim="$build/fdsim"
 [ -x "$fdsim" ] || { echo "bench/scale.sh: no $fdsim (build the fdsim target first)" >&2; exit 2; }
 work=${KEEP:-$(mktemp -d)}
@@ -32,13 +38,19 @@ for model in "${models[@]}"; do
   case $model in
     loadsharing) sizes=${SIZES:-"16 64 256 1024 4096"} ;;
     swim|geode|detectors) sizes=${SIZES:-"100 1000 10000 100000"} ;;
-    *) echo "bench/scale.sh: unknown model $model (swim, geode, loadsharing, detectors)" >&2; exit 2 ;;
+    geode-removal) sizes=${SIZES:-"1000 10000 100000"} ;;
+    *) echo "bench/scale.sh: unknown model $model (swim, geode, geode-removal, loadsharing, detectors)" >&2; exit 2 ;;
   esac
+  cases=("$model")
+  [ "$model" = geode-removal ] && cases=(startup crash1 crash10 partition1)
   for n in $sizes; do
-    scen="$work/$model-$n.json"
-    /usr/bin/python3 - "$model" "$n" "${HORIZON_S:-}" > "$scen" <<'PY'
+  for case in "${cases[@]}"; do
+    label=$case
+    [ "$model" = geode-removal ] || label=$model
+    scen="$work/$label-$n.json"
+    /usr/bin/python3 - "$model" "$n" "${HORIZON_S:-}" "$case" > "$scen" <<'PY'
 import json, sys
-model, n, horizon = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+model, n, horizon, case = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 net = {"latency": {"model": "exponential", "min_ms": 0.2, "mean_ms": 1}, "loss": 0.01}
 # One crash at a third of the run, so detection and dissemination are exercised.
 if model == "swim":
@@ -52,6 +64,17 @@ elif model == "geode":
          "membership": {"profile": "wiki", "member_timeout_ms": 5000, "members": "all",
                         "send_jitter_ms": 10, "start_offset_max_ms": 100,
                         "neighbour_check": [{"name": "fixed"}]}}
+elif model == "geode-removal":
+    h = float(horizon or 60)
+    faults = {"startup": [],
+              "crash1": [{"kind": "crash", "at_s": h / 3, "nodes": [n // 2]}],
+              "crash10": [{"kind": "crash", "at_s": h / 3,
+                           "nodes": [1 + i * (n // 10) for i in range(10)]}],
+              "partition1": [{"kind": "partition", "at_s": h / 3,
+                              "a": {"from": n - n // 10, "to": n - 1}}]}[case]
+    s = {"nodes": {"count": n, "locators": [0]}, "faults": faults,
+         "membership": {"profile": "current", "member_timeout_ms": 5000, "members": "all",
+                        "send_jitter_ms": 10, "start_offset_max_ms": 100}}
 elif model == "loadsharing":
     h = float(horizon or 120)
     s = {"faults": [{"kind": "crash_process", "nodes": "all", "mean_up_s": 600, "mean_down_s": 60}],
@@ -74,14 +97,14 @@ scen.update(s)
 json.dump(scen, sys.stdout)
 PY
     if ! msg=$("$fdsim" validate "$scen" 2>&1 >/dev/null); then
-      printf '%-12s %8s refused: %s\n' "$model" "$n" "$(echo "$msg" | head -1)"
+      printf '%-12s %8s refused: %s\n' "$label" "$n" "$(echo "$msg" | head -1)"
       continue
     fi
-    if ! timeout "${TIMEOUT_S:-1800}" "$fdsim" run "$scen" --out "$work/out-$model-$n" --quiet; then
-      printf '%-12s %8s failed or over TIMEOUT_S=%s s\n' "$model" "$n" "${TIMEOUT_S:-1800}"
+    if ! timeout "${TIMEOUT_S:-1800}" "$fdsim" run "$scen" --out "$work/out-$label-$n" --quiet; then
+      printf '%-12s %8s failed or over TIMEOUT_S=%s s\n' "$label" "$n" "${TIMEOUT_S:-1800}"
       continue
     fi
-    /usr/bin/python3 - "$work/out-$model-$n" "$model" "$n" <<'PY'
+    /usr/bin/python3 - "$work/out-$label-$n" "$label" "$n" <<'PY'
 import glob, json, sys
 out, model, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 (path,) = glob.glob(out + "/*.json")
@@ -99,5 +122,6 @@ print("%-12s %8d %6g %12d %9.2f %9.2f %12.0f %10.1f %10.2f  %s" % (
     model, n, h, st["events_dispatched_count"], st["wall_time_s"], st["cpu_time_s"],
     st["events_per_cpu_s"], st["peak_rss_kb"] / 1024, st["peak_rss_kb"] / n, extra))
 PY
+  done
   done
 done

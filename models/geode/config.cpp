@@ -51,6 +51,7 @@ GeodeConfig GeodeConfig::defaults(Profile profile, Duration m, size_t node_count
   c.join_retry = m;
   c.auto_reconnect = true;
   c.max_wait_time_reconnect = Duration::ms(60000);
+  c.join_timeout = Duration::ms(24000);  // MembershipConfig.DEFAULT_JOIN_TIMEOUT (~70)
   c.peer_connections = !wiki;
   c.crash_is_host = false;
   c.unreachable_send_errors = false;
@@ -182,6 +183,7 @@ GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesC
   c.auto_reconnect = r.boolean("auto_reconnect", c.auto_reconnect);
   c.max_wait_time_reconnect =
       ms_param(r, "max_wait_time_reconnect_ms", c.max_wait_time_reconnect, false);
+  c.join_timeout = ms_param(r, "join_timeout_ms", c.join_timeout, true);
   c.peer_connections = r.boolean("peer_connections", c.peer_connections);
   c.crash_is_host = r.enumeration("crash_kind", "process", {"process", "host"}) == "host";
   c.unreachable_send_errors = r.boolean("unreachable_send_errors", c.unreachable_send_errors);

@@ -59,6 +59,9 @@
 //                              false = disable-auto-reconnect)               true / true
 //   max_wait_time_reconnect_ms that wait's lower bound (Geode's
 //                              max-wait-time-reconnect), >= 0               60000
+//   join_timeout_ms            how long one auto-reconnect attempt tries to
+//                              join before it gives up and waits again
+//                              (Geode's join-timeout), > 0                  24000
 //   peer_connections           application messages run over kept TCP
 //                              connections; a process crash closes them and
 //                              each receiver of the crashed member's
@@ -125,6 +128,7 @@ struct GeodeConfig {
   // Issue 26: detection paths outside the ring, and auto-reconnect.
   bool auto_reconnect = true;
   Duration max_wait_time_reconnect = Duration::ms(60000);
+  Duration join_timeout = Duration::ms(24000);  // Geode's join-timeout (auto-reconnect attempts)
   bool peer_connections = false;
   bool crash_is_host = false;  // crash_kind "host"
   bool unreachable_send_errors = false;

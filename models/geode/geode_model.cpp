@@ -18,6 +18,10 @@ GeodeModel::GeodeModel(World& world, const GeodeConfig& config, size_t arm)
   shared_ = std::make_unique<Shared>(world, config_, arm, *recorder_);
   for (NodeId n = 0; n < world.hosts.size(); ++n)
     shared_->members.push_back(std::make_unique<Member>(*shared_, n));
+  // crash_kind "host": a crash stops the machine, so a connect to it gets no reset and times
+  // out (GMSHealthMonitor.doTCPCheckMember's connect waits the member timeout) instead of
+  // being refused at once.
+  if (config_.crash_is_host) world.net.set_crashed_hosts_refuse(false);
   world.hosts.add_listener(recorder_.get());
   world.hosts.add_listener(this);
   absent_.assign(world.hosts.size(), false);

@@ -63,12 +63,17 @@ void Member::send(Msg m, const MemberId& to, size_t ids,
     fn(dst);
   };
   net::Network& net = shared_.world.net;
-  if (source_rules() && shared_.config.unreachable_send_errors &&
-      shared_.world.hosts.is_crashed(to.node)) {
-    // The datagram cannot leave (host unreachable): the transport's IOException reaches
-    // JGroupsMessenger.handleJGroupsIOException. Handled as its own event at this instant,
-    // not inside the caller's loop over recipients.
-    after(Duration::zero(), shared_.kinds.send_error, [this, to] { on_send_error(to); });
+  if (send_fails(to)) {
+    // The datagram cannot leave: the transport's IOException reaches
+    // JGroupsMessenger.handleJGroupsIOException on the sending thread (Transport.java:54-75,
+    // 82-100; every membership message is DONT_BUNDLE, JGroupsMessenger.java:1014, so the
+    // caller's thread sends it). The Heart thread's heartbeats block on the final check
+    // (heart_round); any other sender's check runs as its own event at this instant, not
+    // inside the caller's loop over recipients (the model does not block those threads).
+    if (heart_sending_)
+      heart_send_failed_ = true;
+    else
+      after(Duration::zero(), shared_.kinds.send_error, [this, to] { on_send_error(to); });
   }
   const bool reliable = msg_reliable(m) || (reliable_reply && source_rules());
   if (!reliable) {
@@ -81,6 +86,16 @@ void Member::send(Msg m, const MemberId& to, size_t ids,
 }
 
 bool Member::sick() const { return shared_.world.hosts.is_sick(node_); }
+
+bool Member::send_fails(const MemberId& to) const {
+  // unreachable_send_errors: a datagram to an unreachable host fails at the sender: the host
+  // is down (crash_kind "host"; a dead process on a live host gives no error, an unconnected
+  // UDP socket ignores ICMP port-unreachable) or cut off by a partition (EHOSTUNREACH after
+  // a failed ARP resolution, EPERM from a local firewall rule).
+  if (!source_rules() || !shared_.config.unreachable_send_errors) return false;
+  return (shared_.config.crash_is_host && shared_.world.hosts.is_crashed(to.node)) ||
+         shared_.world.net.cut(node_, to.node);
+}
 
 // --- Lifecycle. ---
 
@@ -117,19 +132,48 @@ void Member::on_crash() {
     close_connections_on_crash();
   reset_state();
   joining_ = false;
+  leaving_ = false;
 }
 
 void Member::close_connections_on_crash() {
+  // The holders of this process's shared unordered connections (the only connections whose
+  // loss starts suspicion: Connection.initiateSuspicionIfSharedUnordered, Connection.java:
+  // 1846-1855; they have no idle timeout, ~675-684):
+  // - every member after me in my view, i.e. admitted after me: when it joined it sent me a
+  //   StartupMessage and I replied from a waiting-pool thread (StartupMessage.java:316-317,
+  //   StartupResponseMessage.java:126-127), which shares sockets (ClusterOperationExecutors
+  //   .java:393-440: threadWantsSharedResources) and sends unordered (DistributionMessage
+  //   .java:197-212), so over my shared unordered connection to it (ConnectionTable.java:
+  //   547-552). (Its StartupMessage to me came from its own thread, which owns its sockets
+  //   by default, conserve-sockets false (DistributionConfig.java:1925; InternalDistributed
+  //   System.java:1705-1712): a thread-owned ordered connection, no suspicion on EOF.)
+  // - every member that sent me an application request: I replied from a pool thread over
+  //   my shared unordered connection (peers_out_, recorded when a request arrives here).
+  // Each that is up and not cut off gets EOF one latency later.
   net::Network& net = shared_.world.net;
   net::Hosts& hosts = shared_.world.hosts;
-  for (const MemberId& peer : peers_out_) {
-    if (hosts.is_crashed(peer.node) || net.cut(node_, peer.node)) continue;
+  // A graceful leave (churn) sent ShutdownMessage to every view member over these same
+  // connections before closing them (ClusterDistributionManager.sendShutdownMessage,
+  // ClusterDistributionManager.java:1949-1986), so each holder recorded me as shutting down
+  // before its reader saw the EOF, and GMSMembership.suspectMember skips me
+  // (GMSMembership.java:1137-1147 shutdownMessageReceived, 1243-1246 isMemberShuttingDown).
+  if (leaving_) return;
+  auto eof = [&](const MemberId& peer) {
+    if (peer.node == node_ || hosts.is_crashed(peer.node) || net.cut(node_, peer.node)) return;
     const Duration d = net.draw_latency(node_, peer.node);
     hosts.schedule_after(peer.node, d, shared_.kinds.connection_eof,
                          [&sh = shared_, peer, gone = me_] {
                            Member& k = sh.at(peer.node);
                            if (k.accepts(peer)) k.on_peer_connection_lost(gone);
                          });
+  };
+  std::optional<size_t> mine = view_ ? view_->index_of(me_) : std::nullopt;
+  if (mine)
+    for (size_t i = *mine + 1; i < view_->members.size(); ++i) eof(view_->members[i]);
+  for (const MemberId& peer : peers_out_) {
+    const auto at = mine ? view_->index_of(peer) : std::nullopt;
+    if (at && *at > *mine) continue;  // already told: a later joiner
+    eof(peer);
   }
 }
 
@@ -167,6 +211,7 @@ void Member::leave() {
   // then, if view.size() > 1, a LeaveRequestMessage to getPreferredCoordinators(emptySet,
   // localAddress, 5) (recipients.h: the preferred coordinators other than me, in view order).
   if (!participating()) return;
+  leaving_ = true;  // until the host goes down, right after (on_crash)
   trace("leave", {{"view_id", view_->id}});
   if (view_->members.size() <= 1) return;
   const std::vector<MemberId> coords =
@@ -230,16 +275,16 @@ void Member::send_app_message() {
   Rng& r = stream(app_rng_, "geode.app");
   const MemberId to = others[size_t(r.uniform_int(0, int64_t(others.size()) - 1))];
   // The direct channel is TCP: the network's reliable channel (not membership overhead, so
-  // not reported through Signals).
+  // not reported through Signals). An application message is a request: the receiver
+  // replies (ReplyMessage, a high-priority pool thread: a shared unordered connection), so
+  // the receiver holds the connection whose EOF the sender sees if the receiver dies.
   shared_.world.net.send_reliable(node_, to.node, shared_.app_type, kHeaderBytes + 200,
                                   [&sh = shared_, to, from = me_] {
                                     Member& d = sh.at(to.node);
                                     if (!d.accepts(to)) return;
-                                    // The connection from -> to is established (and kept).
-                                    if (sh.config.peer_connections && sh.config.source_rules()) {
-                                      Member& s = sh.at(from.node);
-                                      if (s.accepts(from)) s.peers_out_.insert(to);
-                                    }
+                                    // The reply connection to -> from (kept).
+                                    if (sh.config.peer_connections && sh.config.source_rules())
+                                      d.peers_out_.insert(from);
                                     d.on_app_message(from);
                                   });
 }
@@ -250,25 +295,41 @@ void Member::on_app_message(const MemberId& from) {
 }
 
 void Member::heartbeat_loop() {
-  send_heartbeats();
+  // GMSHealthMonitor.Heart.sendPeriodicHeartbeats (GMSHealthMonitor.java:1508-1539): sleep,
+  // then one round of heartbeats (sendHeartbeats, ~1541-1588: the coordinator, then the
+  // predecessors). Here the round comes first and the sleep follows it (the first round is
+  // scheduled one period after the start).
+  heart_round({}, 0, 0);
+}
+
+void Member::heart_round(std::vector<MemberId> targets, size_t next, uint64_t seq) {
+  if (next == 0) {
+    targets.clear();
+    if (participating()) targets = heartbeat_targets(*view_, me_, shared_.config.heartbeat_predecessors);
+    if (!targets.empty()) seq = heartbeat_seq_++;
+  }
+  for (size_t i = next; i < targets.size(); ++i) {
+    const MemberId t = targets[i];
+    if (!participating() || !in_view(t)) continue;
+    heart_sending_ = true;
+    heart_send_failed_ = false;
+    send(Msg::heartbeat, t, 0, [from = me_, seq, sent = now()](Member& d) {
+      d.on_heartbeat(from, kPeriodic, seq, sent);
+    });
+    heart_sending_ = false;
+    if (heart_send_failed_ && !final_checking(t)) {
+      // handleJGroupsIOException -> checkIfAvailable(t, reason, true) runs on the Heart
+      // thread: the rest of the round, and the next sleep, wait for the final check.
+      trace("send_error", {{"to", t.node}, {"blocks", "heart"}});
+      start_final_check(t, me_, [this, targets, i, seq] { heart_round(targets, i + 1, seq); });
+      if (final_checking(t)) return;  // blocked until the check ends
+    }
+  }
   Duration sleep = shared_.config.heartbeat_period;
   if (shared_.config.send_jitter_max > Duration::zero())
     sleep += Duration::from_ms(stream(jitter_rng_, "geode.jitter")
                                    .uniform(0.0, shared_.config.send_jitter_max.millis()));
   after(sleep, shared_.kinds.heartbeat, [this] { heartbeat_loop(); });
-}
-
-void Member::send_heartbeats() {
-  if (!participating()) return;
-  const std::vector<MemberId> targets =
-      heartbeat_targets(*view_, me_, shared_.config.heartbeat_predecessors);
-  if (targets.empty()) return;
-  const uint64_t seq = heartbeat_seq_++;
-  const SimTime sent = now();
-  for (const MemberId& t : targets)
-    send(Msg::heartbeat, t, 0, [from = me_, seq, sent](Member& d) {
-      d.on_heartbeat(from, kPeriodic, seq, sent);
-    });
 }
 
 void Member::on_heartbeat(const MemberId& from, int64_t request_id, uint64_t seq,

@@ -117,7 +117,9 @@ class Member {
 
   // --- Protocol steps (run by the protocol itself; public so tests can drive a step). ---
   void start_neighbour_check(const MemberId& target);
-  void start_final_check(const MemberId& suspect, const MemberId& initiator);
+  // `then` (if set) runs when the check ends, whatever its result (a blocked thread resumes).
+  void start_final_check(const MemberId& suspect, const MemberId& initiator,
+                         std::function<void()> then = {});
   void initiate_suspicion(const MemberId& target);
   void request_removal(const MemberId& target);
   // The prepare's availability check of a member that did not ack (source rules: Geode's
@@ -238,7 +240,11 @@ class Member {
   // Heartbeats and monitoring.
   void start_loops(Duration offset);
   void heartbeat_loop();
-  void send_heartbeats();
+  // One round of the Heart thread from target `next` on (heartbeat sequence `seq`); a
+  // send error blocks it on a final check, after which it continues with the next target.
+  void heart_round(std::vector<MemberId> targets, size_t next, uint64_t seq);
+  // unreachable_send_errors: a membership datagram to `to` fails at this sender now.
+  bool send_fails(const MemberId& to) const;
   void monitor_tick();
   bool check_due(const MemberId& n, SimTime last_contact) const;
   void contacted_by(const MemberId& from, SimTime stamp);
@@ -270,6 +276,8 @@ class Member {
   // Auto-reconnect (InternalDistributedSystem.reconnect, IDS.java:2471-2560): after
   // reconnect_wait() a disconnected member re-joins with a new identity.
   void reconnect();
+  // A reconnect attempt that no view admitted within join_timeout: wait and try again.
+  void reconnect_attempt_failed();
   // A process crash closes this member's outbound connections: each live receiver gets EOF
   // one latency later (not across a partition).
   void close_connections_on_crash();
@@ -309,6 +317,9 @@ class Member {
   SimTime xmit_anchor_;
   bool xmit_scheduled_ = false;
 
+  bool leaving_ = false;            // a graceful leave is under way (churn)
+  bool heart_sending_ = false;     // the Heart thread's send is in progress
+  bool heart_send_failed_ = false;  // and it failed (send_fails)
   std::set<MemberId> peers_out_;  // outbound application connections (peer_connections)
   uint32_t reconnects_ = 0;
   bool reconnect_pending_ = false;

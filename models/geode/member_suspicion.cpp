@@ -88,27 +88,30 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
   }
   for (const MemberId& s : others) recorded_.insert(s);
   const std::vector<MemberId> recorded(recorded_.begin(), recorded_.end());
-  std::vector<MemberId> check = without(view_->members, recorded);
-  if (source_rules()) {
-    // The proposed view also drops the members that are leaving (isMemberLeaving: a removal
-    // request seen for them).
-    std::vector<MemberId> leaving(removal_requested_.begin(), removal_requested_.end());
-    leaving.insert(leaving.end(), left_.begin(), left_.end());
-    check = without(check, leaving);
-  }
-  const bool next_in_line = coordinator_of(check, shared_.roles) == me_;
+  // The proposed view without the recorded suspects; source rules: also without the members
+  // that are leaving (isMemberLeaving: a removal request or a leave request seen for them).
+  static const std::set<MemberId> none;
+  const MemberId check_coordinator = coordinator_without(
+      view_->members,
+      {&recorded_, source_rules() ? &removal_requested_ : &none, source_rules() ? &left_ : &none},
+      shared_.roles);
+  const bool next_in_line = check_coordinator == me_;
   trace("suspicion_received", {{"from", from.node}, {"suspects", nodes_of(others)},
                                {"action", next_in_line ? "final_check" : "record"}});
   if (next_in_line)
     for (const MemberId& s : recorded) start_final_check(s, from);
 }
 
-void Member::start_final_check(const MemberId& suspect, const MemberId& initiator) {
+void Member::start_final_check(const MemberId& suspect, const MemberId& initiator,
+                               std::function<void()> then) {
   if (!participating() || suspect == me_ || !in_view(suspect) || final_checking(suspect)) return;
   if (removal_requested_.count(suspect)) return;  // already being removed
   trace("final_check_start", {{"suspect", suspect.node}, {"initiator", initiator.node}});
   run_availability_check(suspect, true,
-                         [this, suspect](bool passed) { final_check_done(suspect, passed); });
+                         [this, suspect, then = std::move(then)](bool passed) {
+                           final_check_done(suspect, passed);
+                           if (then) then();
+                         });
 }
 
 void Member::member_suspected(const MemberId& m) {

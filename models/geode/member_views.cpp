@@ -102,9 +102,8 @@ void Member::on_leave_request(const MemberId& from, const MemberId& leaving) {
 
 void Member::consider_take_over(const MemberId& removed) {
   if (!participating() || is_coordinator()) return;
-  std::vector<MemberId> gone(removal_requested_.begin(), removal_requested_.end());
-  gone.insert(gone.end(), left_.begin(), left_.end());  // leftMembers (GMSJoinLeave ~671, ~743)
-  if (coordinator_of(without(view_->members, gone), shared_.roles) == me_)
+  // The view without removed and left members (leftMembers: GMSJoinLeave ~671, ~743).
+  if (coordinator_without(view_->members, {&removal_requested_, &left_}, shared_.roles) == me_)
     become_coordinator(removed);
 }
 
@@ -241,6 +240,21 @@ void Member::reconnect() {
   shared_.signals.reconnect_started(now(), node_, me_);
   start_loops(Duration::zero());
   send_join();
+  // GMSJoinLeave.join gives up after join-timeout (GMSJoinLeave.java:333-337, 379-381): the
+  // attempt throws, InternalDistributedSystem.reconnect catches it (~2617-2630: continue),
+  // disconnects the new system and waits max(max-wait-time-reconnect, 4 M) again
+  // (~2552-2559) before the next attempt.
+  after(shared_.config.join_timeout, shared_.kinds.reconnect, [this] { reconnect_attempt_failed(); });
+}
+
+void Member::reconnect_attempt_failed() {
+  if (!joining_ || view_ || disconnected_) return;  // admitted (or stopped) meanwhile
+  trace("reconnect_attempt_failed", {{"attempt", reconnects_}});
+  reset_state();
+  disconnected_ = true;
+  joining_ = false;
+  reconnect_pending_ = true;
+  after(shared_.config.reconnect_wait(), shared_.kinds.reconnect, [this] { reconnect(); });
 }
 
 void Member::on_network_partition(const MemberId& from) {

@@ -5,6 +5,7 @@
 namespace fdsim::geode {
 
 std::optional<MemberId> lead_member(const View& view, const Roles& roles) {
+  if (view.weighed_with == &roles) return view.lead;
   for (const MemberId& m : view.members)
     if (!roles.is_locator(m.node)) return m;
   return std::nullopt;
@@ -18,8 +19,11 @@ int64_t member_weight(const MemberId& m, const View& view, const Roles& roles) {
 }
 
 int64_t view_weight(const View& view, const Roles& roles) {
+  if (view.weighed_with == &roles) return view.weight;  // cached by make_view
+  const std::optional<MemberId> lead = lead_member(view, roles);
   int64_t w = 0;
-  for (const MemberId& m : view.members) w += member_weight(m, view, roles);
+  for (const MemberId& m : view.members)
+    w += roles.extra(m.node) + (roles.is_locator(m.node) ? 3 : lead && *lead == m ? 15 : 10);
   return w;
 }
 

@@ -13,6 +13,33 @@ std::vector<MemberId> suspect_recipients(const View& view, const MemberId& sende
   auto listed = [](const std::vector<MemberId>& v, const MemberId& m) {
     return std::find(v.begin(), v.end(), m) != v.end();
   };
+  if (!rules.random_recipient) {
+    // The same list as below without building the candidates: the scans stop once enough
+    // members are found, so a suspicion costs O(recipients + skipped members), not O(view)
+    // (after a process crash every later joiner sends one: O(n^2) per crash otherwise).
+    // The preferred scan may still cover the whole view when fewer preferred members exist.
+    auto candidate = [&](const MemberId& m) {
+      return !(m == sender) && !listed(suspects, m) && !sender_suspects.count(m);
+    };
+    std::vector<MemberId> out;
+    if (view.weighed_with == &roles && view.some_preferred) {
+      for (uint32_t i : view.preferred_at) {
+        if (out.size() >= rules.preferred_in_fanout) break;
+        if (candidate(view.members[i])) out.push_back(view.members[i]);
+      }
+    } else {
+      for (const MemberId& m : view.members) {
+        if (out.size() >= rules.preferred_in_fanout) break;
+        if (roles.preferred(m.node) && candidate(m)) out.push_back(m);
+      }
+    }
+    out.push_back(sender);
+    for (const MemberId& m : view.members) {
+      if (out.size() >= rules.max_recipients) break;
+      if (candidate(m) && !roles.preferred(m.node) && !listed(out, m)) out.push_back(m);
+    }
+    return out;
+  }
   std::vector<MemberId> candidates;
   for (const MemberId& m : view.members)
     if (!(m == sender) && !listed(suspects, m) && !sender_suspects.count(m))

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/geode/quorum.h"
+
 namespace fdsim::geode {
 
 std::string to_string(const MemberId& m) {
@@ -62,6 +64,13 @@ View make_view(int64_t id, std::vector<MemberId> members, const Roles& roles) {
   for (size_t i = 0; i < v.members.size(); ++i) v.by_identity[i] = uint32_t(i);
   std::stable_sort(v.by_identity.begin(), v.by_identity.end(),
                    [&](uint32_t a, uint32_t b) { return v.members[a] < v.members[b]; });
+  v.lead = lead_member(v, roles);
+  v.weight = view_weight(v, roles);  // from scratch: weighed_with is not set yet
+  v.some_preferred = roles.partition_detection && roles.any_locator();
+  if (v.some_preferred)
+    for (size_t i = 0; i < v.members.size(); ++i)
+      if (roles.preferred(v.members[i].node)) v.preferred_at.push_back(uint32_t(i));
+  v.weighed_with = &roles;
   return v;
 }
 
@@ -76,6 +85,20 @@ std::vector<MemberId> without(const std::vector<MemberId>& members,
   for (const MemberId& m : members)
     if (!std::binary_search(sorted.begin(), sorted.end(), m)) out.push_back(m);
   return out;
+}
+
+MemberId coordinator_without(const std::vector<MemberId>& members,
+                             std::initializer_list<const std::set<MemberId>*> drops,
+                             const Roles& roles) {
+  const MemberId* first = nullptr;
+  for (const MemberId& m : members) {
+    if (std::any_of(drops.begin(), drops.end(),
+                    [&](const std::set<MemberId>* d) { return d->count(m) > 0; }))
+      continue;
+    if (roles.preferred(m.node)) return m;
+    if (!first) first = &m;
+  }
+  return first ? *first : MemberId{};
 }
 
 }  // namespace fdsim::geode

@@ -9,7 +9,9 @@
 // so that a locator-less cluster still has a coordinator that receives suspicions.
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "models/geode/member_id.h"
@@ -43,6 +45,19 @@ struct View {
   // members: the quorum checks (getCrashedMemberWeight) do not count them. Filled by the
   // coordinator when it prepares the view; empty without churn.
   std::vector<MemberId> shutdown;
+  // The quorum weight of the whole view and its lead member (quorum.h), computed once by
+  // make_view() under `weighed_with`: every member that installs a view checks quorum against
+  // the view it drops, and recomputing the O(n) weight there made one removal cost O(n^2)
+  // across the ring. quorum.cpp uses them only when `weighed_with` is the Roles it is given
+  // (a view built by hand, or weighed under other roles, is weighed from scratch).
+  const Roles* weighed_with = nullptr;
+  int64_t weight = 0;
+  std::optional<MemberId> lead;
+  // Positions of the preferred coordinators in `members` (view order), under weighed_with,
+  // when only some members are preferred (locators with partition detection); the suspicion
+  // fan-out reads them instead of scanning the view.
+  bool some_preferred = false;
+  std::vector<uint32_t> preferred_at;
 
   size_t size() const { return members.size(); }
   bool contains(const MemberId& m) const { return index_of(m).has_value(); }
@@ -58,5 +73,11 @@ View make_view(int64_t id, std::vector<MemberId> members, const Roles& roles);
 // `members` minus every member of `drop` (view order kept).
 std::vector<MemberId> without(const std::vector<MemberId>& members,
                               const std::vector<MemberId>& drop);
+// coordinator_of(`members` minus every member of the `drops` sets), without building the
+// list: the scan stops at the first preferred member left (a view's locators come first
+// unless they re-joined, so this is short).
+MemberId coordinator_without(const std::vector<MemberId>& members,
+                             std::initializer_list<const std::set<MemberId>*> drops,
+                             const Roles& roles);
 
 }  // namespace fdsim::geode

@@ -29,6 +29,7 @@ NodeSet normalized(NodeSet s) {
 }  // namespace
 
 struct Network::Impl {
+  bool crashed_hosts_refuse = true;  // set_crashed_hosts_refuse
   // Latency and loss of one link class (the default, or one override), with the constant
   // latency pre-computed so that the hot path draws nothing for deterministic models.
   struct LinkParams {
@@ -404,6 +405,7 @@ struct Network::Impl {
     if (!p) return;
     const HostState& d = hosts.state(p->dst);
     if (d.mode == HostMode::crashed) {
+      if (!crashed_hosts_refuse) return;  // a machine that is down sends no reset: hangs
       const Duration back = latency(p->dst, p->src, link(p->dst, p->src));
       if (sim.now() + back < p->deadline)
         sim.schedule_after(back, k_probe, p->src,
@@ -634,6 +636,8 @@ void Network::probe(NodeId src, NodeId dst, Duration timeout, MsgType type, Prob
 }
 
 bool Network::cut(NodeId src, NodeId dst) const { return impl_->cut(src, dst); }
+
+void Network::set_crashed_hosts_refuse(bool refuse) { impl_->crashed_hosts_refuse = refuse; }
 
 Duration Network::draw_latency(NodeId src, NodeId dst) {
   impl_->check_nodes(src, dst);

@@ -20,7 +20,8 @@
 // - probe (TCP-like connect + one request/answer, e.g. Geode's final check): if a partition
 //   cuts either direction or src or dst plays dead at the start, the connect hangs and the
 //   probe times out at start + timeout. Otherwise the connect travels one latency draw; on
-//   arrival, if dst is crashed a refusal comes back after another draw (one round trip); if
+//   arrival, if dst is crashed a refusal comes back after another draw (one round trip; with
+//   set_crashed_hosts_refuse(false) nothing comes back and the probe times out); if
 //   dst plays dead or a partition now cuts either direction, it hangs; if dst is up, `serve`
 //   runs on dst at once; if dst is paused, `serve` runs at dst's resume (the connect hangs in
 //   the meantime) unless the probe has timed out by then. The answer is sent back after
@@ -152,6 +153,11 @@ class Network {
   void probe(NodeId src, NodeId dst, Duration timeout, MsgType type, ProbeBytes bytes,
              std::function<int64_t()> serve, std::function<void(ProbeResult)> done);
 
+  // Whether a probe to a crashed host is refused (true, the default: the process died and the
+  // host's kernel answers the connect with a reset) or hangs until its timeout (false: the
+  // whole machine is down and nothing answers). A model whose crashes stand for machines
+  // sets false before the run.
+  void set_crashed_hosts_refuse(bool refuse);
   // Message cost (traffic.h): counted from `from` on (sim/run sets the measurement window's
   // start before the models start); traffic_metrics() is the `traffic` object of
   // docs/metrics.md over [from, window_end).

@@ -3,6 +3,8 @@
 // m0 and m1 (m0 coordinates).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/geode/harness.h"
 
 namespace fdsim::geode::test {
@@ -11,6 +13,7 @@ namespace {
 GeodeConfig conn_config(size_t n = 7) {
   GeodeConfig c = config(Profile::current, n);
   c.locators = {0, 1};
+  c.peer_connections = true;  // the current profile's default
   return c;
 }
 
@@ -33,7 +36,7 @@ TEST(GeodeConnections, ProcessCrashEofStartsVerifyMember) {
   // check removes m4 after M: about M + collection instead of a neighbour check first.
   GeodeConfig c = conn_config();
   c.app_messages_per_s = 20;
-  ASSERT_TRUE(c.peer_connections);  // the current profile's default
+  ASSERT_TRUE(GeodeConfig::defaults(Profile::current, c.member_timeout, 7).peer_connections);
   Harness h(c);
   h.at(at_ms(2000), [&] {
     ASSERT_FALSE(h.m(4).connected_peers().empty());
@@ -85,6 +88,35 @@ TEST(GeodeConnections, HostCrashAndPauseGiveNoEof) {
   }
 }
 
+TEST(GeodeConnections, HostCrashConnectsTimeOutInsteadOfBeingRefused) {
+  // crash_kind "host": the machine is down, nothing answers a connect with a reset, so each
+  // TCP attempt of a check hangs until its timeout M (doTCPCheckMember's connect). The
+  // coordinator's final check of m4 is then one attempt that times out at start + M; a
+  // process crash (the host's kernel refuses the connect) takes an attempt every R + 2d
+  // until start + M.
+  for (const bool host : {true, false}) {
+    GeodeConfig c = conn_config();
+    c.crash_is_host = host;
+    c.peer_connections = false;  // only the ring detects
+    Harness h(c);
+    h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+    h.run_until_s(8);
+    const auto fc = h.first("final_check_start", 0, [](const json& r) { return about(r, "suspect", 4); });
+    ASSERT_TRUE(fc) << host;
+    const auto res = h.first("tcp_check_result", 0, [](const json& r) { return about(r, "suspect", 4); });
+    ASSERT_TRUE(res) << host;
+    if (host) {
+      EXPECT_EQ((*res)["outcome"], "timed_out");
+      EXPECT_EQ((*res)["attempt"], 1);
+      EXPECT_EQ(Harness::time_of(*res), Harness::time_of(*fc) + c.member_timeout);
+    } else {
+      EXPECT_EQ((*res)["outcome"], "refused");
+      EXPECT_EQ((*res)["attempt"], 11);  // the 10th ends at 2d + 9 (R + 2d) = 920 ms < M
+    }
+    EXPECT_TRUE(removal_after(h, 4, at_ms(2000))) << host;
+  }
+}
+
 TEST(GeodeConnections, UnreachableSendErrorStartsFinalCheck) {
   // m4's host is unreachable: the first membership datagram sent to it after the crash (a
   // heartbeat from m5 or m6, its ring successors, within M/2) fails at the sender, which
@@ -111,6 +143,151 @@ TEST(GeodeConnections, UnreachableSendErrorStartsFinalCheck) {
   g.at(at_ms(2000), [&] { g.hosts.crash(4); });
   g.run_until_s(6);
   EXPECT_FALSE(g.first("send_error"));
+}
+
+TEST(GeodeConnections, ProcessCrashGivesNoSendError) {
+  // A dead process on a live host: the datagram leaves, the host's kernel drops it (an
+  // unconnected UDP socket reports no ICMP port-unreachable), so no send error, only the
+  // ring (and the EOF path, off here) detects m4.
+  GeodeConfig c = conn_config();
+  c.unreachable_send_errors = true;
+  c.crash_is_host = false;
+  c.peer_connections = false;
+  Harness h(c);
+  h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+  h.run_until_s(8);
+  EXPECT_FALSE(h.first("send_error"));
+  EXPECT_TRUE(removal_after(h, 4, at_ms(2000)));
+}
+
+TEST(GeodeConnections, SendErrorBlocksTheHeartbeatThread) {
+  // m5's Heart thread sends to the coordinator m0, then to its predecessors m4 and m3. m4's
+  // host is down: the heartbeat to m4 fails on the Heart thread, whose final check of m4
+  // (one connect that times out after M: the host sends no reset) blocks the thread, so the
+  // heartbeat to m3 of that round leaves exactly M later, and the next round after that.
+  GeodeConfig c = conn_config();
+  c.unreachable_send_errors = true;
+  c.crash_is_host = true;
+  Harness h(c);
+  h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+  h.run_until_s(6);
+  const auto err = h.first("send_error", 5, [](const json& r) { return r["to"] == 4; });
+  ASSERT_TRUE(err);
+  const SimTime t_err = Harness::time_of(*err);
+  EXPECT_LE(t_err, at_ms(2000) + h.cfg.heartbeat_period);
+  const auto to_m3 = h.first("send", 5, [&](const json& r) {
+    return r["msg"] == "geode.heartbeat" && r["to"] == 3 && Harness::time_of(r) >= t_err;
+  });
+  ASSERT_TRUE(to_m3);
+  EXPECT_EQ(Harness::time_of(*to_m3), t_err + h.cfg.member_timeout);
+  // Nothing else leaves the Heart thread in between: no heartbeat from m5 to m0 either.
+  EXPECT_FALSE(h.first("send", 5, [&](const json& r) {
+    return r["msg"] == "geode.heartbeat" && r["to"] == 0 && Harness::time_of(r) > t_err &&
+           Harness::time_of(r) < t_err + h.cfg.member_timeout;
+  }));
+}
+
+TEST(GeodeConnections, PartitionGivesSendErrors) {
+  // With unreachable_send_errors, a membership datagram across a partition fails at the
+  // sender (EHOSTUNREACH / EPERM) and starts a final check at once; without the option, or
+  // before this rule, a partition stalls silently.
+  for (const bool errors : {true, false}) {
+    GeodeConfig c = conn_config();
+    c.unreachable_send_errors = errors;
+    Harness h(c);
+    h.at(at_ms(2000), [&] { h.net.add_partition({6}, {}, /*one_way=*/false); });
+    h.run_until_s(4);
+    const auto err = h.first("send_error");
+    EXPECT_EQ(bool(err), errors);
+    if (errors) {
+      EXPECT_LE(Harness::time_of(*err), at_ms(2000) + h.cfg.heartbeat_period);
+    }
+  }
+}
+
+TEST(GeodeConnections, LaterJoinersHoldStartUpConnectionsWithoutAppTraffic) {
+  // No application traffic: every member admitted after m4 (m5, m6: later in view order)
+  // holds m4's shared unordered connection (m4's replies to their StartupMessages), so m4's
+  // process crash gives them EOF one latency later; m0..m3 joined before m4 and hold none.
+  GeodeConfig c = conn_config();
+  ASSERT_EQ(c.app_messages_per_s, 0.0);
+  Harness h(c);
+  h.at(at_ms(2000), [&] { h.hosts.crash(4); });
+  h.run_until_s(6);
+  std::set<NodeId> told;
+  for (const json& r : h.records("connection_lost")) {
+    if (r["peer"] != 4) continue;
+    told.insert(r["node"].get<NodeId>());
+    EXPECT_EQ(Harness::time_of(r), at_ms(2001));
+  }
+  EXPECT_EQ(told, (std::set<NodeId>{5, 6}));
+}
+
+TEST(GeodeConnections, AppRequestersHoldTheReplyConnection) {
+  // An application message is a request answered over the receiver's shared unordered
+  // connection: when m6 (the last joiner: no start-up connections from it) dies, exactly the
+  // members that had sent m6 requests see EOF, not the members m6 had sent to.
+  GeodeConfig c = conn_config();
+  c.app_messages_per_s = 1;
+  Harness h(c);
+  h.at(at_ms(3000), [&] { h.hosts.crash(6); });
+  h.run_until_s(4);
+  std::set<NodeId> requesters, receivers, told;
+  for (const json& r : h.records("recv")) {
+    if (r["msg"] != "geode.app_message" || Harness::time_of(r) >= at_ms(3000)) continue;
+    if (r["to"] == 6) requesters.insert(r["from"].get<NodeId>());
+    if (r["from"] == 6) receivers.insert(r["to"].get<NodeId>());
+  }
+  for (const json& r : h.records("connection_lost"))
+    if (r["peer"] == 6) told.insert(r["node"].get<NodeId>());
+  ASSERT_FALSE(requesters.empty());
+  ASSERT_NE(requesters, receivers);  // the run tells the two directions apart
+  EXPECT_EQ(told, requesters);
+}
+
+TEST(GeodeConnections, GracefulLeaveGivesNoSuspicionOnItsConnections) {
+  // A churn leave: m4 sent ShutdownMessage over its connections before closing them, so the
+  // EOF of its connections makes no one verify it (GMSMembership.suspectMember skips
+  // members shutting down); with application traffic and start-up connections both present.
+  GeodeConfig c = conn_config();
+  c.app_messages_per_s = 20;
+  Harness h(c);
+  h.at(at_ms(2000), [&] {
+    h.m(4).leave();
+    h.hosts.crash(4);
+  });
+  h.run_until_s(6);
+  EXPECT_FALSE(h.first("connection_lost"));
+  EXPECT_FALSE(h.first("availability_check_start", std::nullopt,
+                       [](const json& r) { return about(r, "suspect", 4); }));
+  EXPECT_TRUE(removal_after(h, 4, at_ms(2000)));
+}
+
+TEST(GeodeReconnect, AttemptGivesUpAfterJoinTimeoutThenWaitsAgain) {
+  // m3 is removed at 1 s and cut off from everyone: its reconnect at 1 + 4 M = 5 s sends a
+  // JoinRequest every M that nobody answers; after join_timeout (24 s) the attempt gives up
+  // (GMSJoinLeave.join throws, InternalDistributedSystem.reconnect continues), the member
+  // waits max(max_wait_time_reconnect, 4 M) = 4 s without sending, and tries again at 33 s.
+  GeodeConfig c = conn_config();
+  c.max_wait_time_reconnect = Duration::zero();
+  ASSERT_EQ(c.join_timeout, Duration::ms(24000));
+  Harness h(c);
+  h.at(at_ms(1000), [&] {
+    h.net.add_partition({3}, {}, /*one_way=*/false);
+    h.m(3).on_remove_member(mid(0), mid(3));
+  });
+  h.run_until_s(40);
+  const auto rc = h.records("reconnect", 3);
+  ASSERT_GE(rc.size(), 2u);
+  EXPECT_EQ(Harness::time_of(rc[0]), at_ms(5000));
+  EXPECT_EQ(Harness::time_of(rc[1]), at_ms(33000));
+  const auto failed = h.first("reconnect_attempt_failed", 3);
+  ASSERT_TRUE(failed);
+  EXPECT_EQ(Harness::time_of(*failed), at_ms(29000));
+  EXPECT_FALSE(h.first("send", 3, [](const json& r) {
+    return r["msg"] == "geode.join_request" && Harness::time_of(r) > at_ms(29000) &&
+           Harness::time_of(r) < at_ms(33000);
+  }));
 }
 
 TEST(GeodeReconnect, ForcedOutMemberRejoinsWithNewIdentity) {

@@ -253,4 +253,30 @@ TEST(GeodeQuorum, DroppingMembersIsQuorumLostOfTheViewWithoutThem) {
   EXPECT_LT(lost, 64);
 }
 
+TEST(GeodeQuorum, ViewWeightIsWeighedOnceWhenTheViewIsMade) {
+  // Every member that installs a view checks quorum against the view it drops; the weight
+  // must come from the shared view (made once), not from a scan per member (O(n^2) per
+  // removal across a large ring). A view made under `roles` carries its weight and lead; a
+  // tampered cached weight therefore changes the answer (proof that the scan is not redone),
+  // and a hand-built copy without the cache is weighed from scratch to the same value.
+  Roles roles;
+  roles.locator = {true, false, false, false};
+  const View v = view_of(4, roles);  // 3 + 15 + 10 + 10 = 38
+  ASSERT_EQ(v.weighed_with, &roles);
+  EXPECT_EQ(v.weight, 38);
+  EXPECT_EQ(v.lead, mid(1));
+  View by_hand = v;
+  by_hand.weighed_with = nullptr;
+  by_hand.by_identity.clear();
+  EXPECT_EQ(view_weight(by_hand, roles), 38);
+  EXPECT_FALSE(quorum_lost_dropping(v, {mid(2)}, roles));  // 10 of 38
+  View tampered = v;
+  tampered.weight = 20;  // 10 of 20 is half: quorum lost, if the cache is read
+  EXPECT_TRUE(quorum_lost_dropping(tampered, {mid(2)}, roles));
+  // Other roles than the view was weighed under: weighed from scratch (all members, 45).
+  Roles plain;
+  plain.locator.assign(4, false);
+  EXPECT_EQ(view_weight(tampered, plain), 45);
+}
+
 }  // namespace fdsim::geode::test
