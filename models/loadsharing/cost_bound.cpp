@@ -1,6 +1,7 @@
 #include "models/loadsharing/cost_bound.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace fdsim::loadsharing {
@@ -67,10 +68,37 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
     scan += l.rate_per_s * kQueueOpsPerTask * queue / 64.0;
   }
   c.events_per_s = tasks * (kEventsPerTask + 4.0 * b) + (horizon_s > 0 ? n * b / horizon_s : 0.0);
-  c.work_per_s = scan;
+  // T_out under the CET load index (hou_shin_timeout.h): thresholds in seconds of work are
+  // mapped to queue lengths with the estimated mu, so the exit-time chains hold about
+  // th_f x mu states; a chain too large for the spectral and Poisson paths falls back to the
+  // dense uniformization (charged S^3 / 64 units per squaring, uniformization.cpp). Bound:
+  // S^3 / 4 units (16 squarings) per T_out, one per broadcast received or sent, with
+  // S = th_f x mu + 1 and mu the larger of the execution prior's rate and twice the fastest
+  // configured execution law's rate (the estimate starts at the prior and tends to the law).
+  double t_out_work = 0;
+  bool t_out = false;
+  for (const ArmConfig& a : cfg.arms) t_out = t_out || a.needs_t_out();
+  if (t_out && cfg.load_index == LoadIndex::cet) {
+    double mu = cfg.estimation.execution_prior_shape / cfg.estimation.execution_prior_exposure_s;
+    for (const ExecTimeDistribution& law : cfg.workload.exec_laws)
+      if (law.mean_s() > 0) mu = std::max(mu, 2.0 / law.mean_s());
+    const double states = std::ceil(cfg.thresholds.th_f * mu) + 1.0;
+    const double per_t_out = states * states * states / 4.0;
+    t_out_work = tasks * 2.0 * (b + 1.0) * per_t_out;
+    // Memory: the dense generator, its copy and up to 64 cached doubling matrices
+    // (uniformization.h), 8 B per entry each.
+    c.t_out_bytes = states * states * 8.0 * 68.0;
+    c.t_out_bytes_formula = "T_out chains of about " + g(states) +
+                            " states under load_index cet: 68 dense matrices of S^2 x 8 B";
+    c.t_out_formula = "T_out chains of about " + g(states) + " states (th_f " +
+                      g(cfg.thresholds.th_f) + " s x mu " + g(mu) + " per s): S^3 / 4 units x " +
+                      g(tasks * 2.0 * (b + 1.0)) + " broadcasts per s";
+  }
+  c.work_per_s = scan + t_out_work;
+  c.t_out_work_per_s = t_out_work;
   c.events_formula = "tasks " + g(tasks) + " per s x (8 + 4 x buddies " + g(b) +
                      ") + queue scans " + g(scan) + " units per s + initial broadcasts " +
-                     g(n * b);
+                     g(n * b) + (t_out_work > 0 ? " + " + c.t_out_formula : std::string());
   c.queue_bytes = queued * kBytesPerQueuedTask;
   c.queue_formula = "queued tasks " + g(queued) + " (rate x longest wait " + g(wait_s) +
                     " s, + one batch) x 512 B";

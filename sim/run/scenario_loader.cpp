@@ -247,10 +247,15 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
     c.work_per_s += ls.work_per_s;
     if (!(ls.events_per_s + ls.work_per_s <= c.events_largest)) {
       c.events_largest = ls.events_per_s + ls.work_per_s;
-      c.events_path = "$.workload";
+      c.events_path = ls.t_out_work_per_s > ls.events_per_s + ls.work_per_s - ls.t_out_work_per_s
+                          ? "$.load_sharing.load_index"
+                          : "$.workload";
     }
     scenario::add_memory(c, "$.workload", ls.queue_bytes, ls.queue_formula);
     scenario::add_memory(c, "$.load_sharing.buddy_size", ls.buddy_bytes, ls.buddy_formula);
+    if (ls.t_out_bytes > 0)
+      scenario::add_memory(c, "$.load_sharing.load_index", ls.t_out_bytes,
+                           ls.t_out_bytes_formula);
   }
   c.replications = double(s.top.replications);
   c.simulations =
