@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "models/timeout/exit_chain.h"
+#include "models/timeout/uniformization.h"
+
 namespace fdsim::loadsharing {
 
 namespace {
@@ -68,30 +71,41 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
     scan += l.rate_per_s * kQueueOpsPerTask * queue / 64.0;
   }
   c.events_per_s = tasks * (kEventsPerTask + 4.0 * b) + (horizon_s > 0 ? n * b / horizon_s : 0.0);
-  // T_out under the CET load index (hou_shin_timeout.h): thresholds in seconds of work are
-  // mapped to queue lengths with the estimated mu, so the exit-time chains hold about
-  // th_f x mu states; a chain too large for the spectral and Poisson paths falls back to the
-  // dense uniformization (charged S^3 / 64 units per squaring, uniformization.cpp). Bound:
-  // S^3 / 4 units (16 squarings) per T_out, one per broadcast received or sent, with
-  // S = th_f x mu + 1 and mu the larger of the execution prior's rate and twice the fastest
+  // T_out chains (hou_shin_timeout.h, exit_chain.h): a region chain, the top region's 41
+  // states and the lossy silence chain over all regions, about S = th_f + 42 states; under the
+  // CET load index the thresholds (seconds of work) are mapped to queue lengths with the
+  // estimated mu, S = th_f x mu + 42. A chain of S >= 64 states charges its work
+  // (uniformization.h, kMinChargedChainStates), at worst the dense uniformization's squarings
+  // of S^3 / 64 units each. Bound: S^3 / 4 units (16 squarings) per T_out, one per broadcast
+  // received or sent; mu is the larger of the execution prior's rate and twice the fastest
   // configured execution law's rate (the estimate starts at the prior and tends to the law).
   double t_out_work = 0;
   bool t_out = false;
   for (const ArmConfig& a : cfg.arms) t_out = t_out || a.needs_t_out();
+  double states = 0, mu = 1;
   if (t_out && cfg.load_index == LoadIndex::cet) {
-    double mu = cfg.estimation.execution_prior_shape / cfg.estimation.execution_prior_exposure_s;
+    mu = cfg.estimation.execution_prior_shape / cfg.estimation.execution_prior_exposure_s;
     for (const ExecTimeDistribution& law : cfg.workload.exec_laws)
       if (law.mean_s() > 0) mu = std::max(mu, 2.0 / law.mean_s());
-    const double states = std::ceil(cfg.thresholds.th_f * mu) + 1.0;
+    states = std::ceil(cfg.thresholds.th_f * mu) + 1.0;
+  } else if (t_out) {
+    states = cfg.thresholds.th_f + 1.0;
+  }
+  // The top region's chain (timeout::kTopRegionStates) and the lossy silence chain over every
+  // region add up to 42 states; chains below timeout::kMinChargedChainStates charge nothing.
+  states += double(timeout::kTopRegionStates) + 1.0;
+  if (t_out && states >= double(timeout::kMinChargedChainStates)) {
     const double per_t_out = states * states * states / 4.0;
     t_out_work = tasks * 2.0 * (b + 1.0) * per_t_out;
     // Memory: the dense generator, its copy and up to 64 cached doubling matrices
     // (uniformization.h), 8 B per entry each.
     c.t_out_bytes = states * states * 8.0 * 68.0;
     c.t_out_bytes_formula = "T_out chains of about " + g(states) +
-                            " states under load_index cet: 68 dense matrices of S^2 x 8 B";
+                            " states: 68 dense matrices of S^2 x 8 B";
     c.t_out_formula = "T_out chains of about " + g(states) + " states (th_f " +
-                      g(cfg.thresholds.th_f) + " s x mu " + g(mu) + " per s): S^3 / 4 units x " +
+                      g(cfg.thresholds.th_f) +
+                      (cfg.load_index == LoadIndex::cet ? " s x mu " + g(mu) + " per s" : "") +
+                      " + 42): S^3 / 4 units x " +
                       g(tasks * 2.0 * (b + 1.0)) + " broadcasts per s";
   }
   c.work_per_s = scan + t_out_work;

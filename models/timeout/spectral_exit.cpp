@@ -1,5 +1,5 @@
 #include "models/timeout/spectral_exit.h"
-#include "sim/engine/budget.h"
+#include "models/timeout/uniformization.h"
 #include "models/timeout/contract.h"
 
 #include <algorithm>
@@ -124,7 +124,7 @@ SpectralExit::SpectralExit(const Eigen::VectorXd& diag, const Eigen::VectorXd& u
   rows.row(1) = scale.transpose();
   Eigen::VectorXd d = diag;
   // Work (sim/engine/budget.h): the QL iteration, O(n^2) rotations; one unit per 64.
-  charge_work(uint64_t(n_) * uint64_t(n_) / 64);
+  charge_chain_work(n_, uint64_t(n_) * uint64_t(n_) / 64);
   if (!tridiagonal_ql(d, e, rows)) return;
   eig_ = d;
   if (!(eig_.maxCoeff(&slowest_) < 0)) return;  // a zero mode: the exit is unreachable
