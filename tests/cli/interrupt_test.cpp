@@ -1,10 +1,10 @@
 // SIGINT and SIGTERM stop fdsim cleanly wherever it is (sim/engine/budget.h: every long loop
-// charges work, and charge_work polls for signals): inside one exit-time (T_out) computation,
-// inside a Geode suspicion storm, while validate expands a large sweep grid, and while a sweep
-// runs. A clean stop is the existing one: exit 130 (SIGINT) or 143 (SIGTERM), the line
-// "interrupted by SIG...", no result file. The only time bound is a generous one (20 s on a
-// loaded machine) that still proves the command did not run to completion; the check itself
-// comes within milliseconds.
+// charges work, and charge_work polls for signals): inside one exit-time (T_out) computation
+// (writing results to files or to stdout), while validate expands a large sweep grid, and
+// while a sweep runs. A clean stop is the existing one: exit 130 (SIGINT) or 143 (SIGTERM), the line
+// "interrupted by SIG...", no result file. The only time bound is a generous one (10 or 20 s
+// on a loaded machine) that still proves the command did not run to completion; the check
+// itself comes within milliseconds.
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -28,8 +28,9 @@ namespace fs = std::filesystem;
 class Interrupt : public fdsim::test::TempDirTest {
  protected:
   // Starts `fdsim args` in dir_ (stdout to out.txt, stderr to err.txt), sends `sig` after
-  // `after_ms`, and returns the exit status (-1 and a failure if it did not stop within 20 s).
-  int interrupt(const std::string& args, int sig, int after_ms) {
+  // `after_ms`, and returns the exit status (-1 and a failure if it did not stop within
+  // `bound_s`).
+  int interrupt(const std::string& args, int sig, int after_ms, int bound_s = 20) {
     const std::string cmd = "cd '" + dir_ + "' && exec '" + fdsim::test::kFdsim + "' " + args +
                             " >out.txt 2>err.txt";
     const pid_t pid = ::fork();
@@ -44,10 +45,11 @@ class Interrupt : public fdsim::test::TempDirTest {
     int status = 0;
     for (;;) {
       if (::waitpid(pid, &status, WNOHANG) == pid) break;
-      if (std::chrono::steady_clock::now() - sent > std::chrono::seconds(20)) {
+      if (std::chrono::steady_clock::now() - sent > std::chrono::seconds(bound_s)) {
         ::kill(pid, SIGKILL);
         ::waitpid(pid, &status, 0);
-        ADD_FAILURE() << "fdsim " << args << " did not stop within 20 s of signal " << sig;
+        ADD_FAILURE() << "fdsim " << args << " did not stop within " << bound_s
+                      << " s of signal " << sig;
         return -1;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -63,8 +65,9 @@ class Interrupt : public fdsim::test::TempDirTest {
 // Ten nodes under load_index cet with an execution prior of 1000 per s: the thresholds map to
 // T_out chains of about 5 000 states, whose dense uniformization takes minutes per T_out.
 // Validation refuses it (its T_out term); with the limits raised it runs, and SIGTERM stops it
-// inside the computation. Before, the series and squarings charged nothing: SIGTERM was
-// honoured after more than 7 minutes.
+// inside the computation (within milliseconds; the bound is 10 s). Before, the series and
+// squarings charged nothing: SIGTERM sent 1.5 s into the run was honoured 14 s later, at the
+// end of the first computation (and after more than 7 minutes when sent at 60 s).
 json cet_chains() {
   return {{"name", "cet"},
           {"seed", 8},
@@ -96,7 +99,7 @@ TEST_F(Interrupt, TheCetExitTimeChainsAreRefusedAtValidation) {
 TEST_F(Interrupt, SigtermStopsARunInsideAnExitTimeComputation) {
   write("c.json", cet_chains().dump());
   EXPECT_EQ(interrupt("run c.json --out o --quiet --max-events 1e18 --max-memory-gb 1000",
-                      SIGTERM, 1500),
+                      SIGTERM, 1500, 10),
             143)
       << file("err.txt");
   EXPECT_NE(file("err.txt").find("interrupted by SIGTERM"), std::string::npos) << file("err.txt");
@@ -132,6 +135,22 @@ TEST_F(Interrupt, SigintStopsValidateOfALargeSweepGrid) {
   write("grid.json", sweep.dump());
   EXPECT_EQ(interrupt("validate grid.json", SIGINT, 1500), 130) << file("err.txt");
   EXPECT_NE(file("err.txt").find("interrupted by SIGINT"), std::string::npos) << file("err.txt");
+}
+
+// fdsim run --stdout stops as the file-writing path does. Before, it reported the interrupt as
+// "internal error in replication 0: ... interrupted by a signal" and exited 1.
+TEST_F(Interrupt, SigtermStopsARunWritingToStdout) {
+  write("c.json", cet_chains().dump());
+  EXPECT_EQ(interrupt("run c.json --stdout --quiet --max-events 1e18 --max-memory-gb 1000",
+                      SIGTERM, 1500, 10),
+            143)
+      << file("err.txt");
+  EXPECT_NE(file("err.txt").find("c.json: interrupted by SIGTERM in replication 0: 0 results "
+                                 "printed"),
+            std::string::npos)
+      << file("err.txt");
+  EXPECT_EQ(file("err.txt").find("internal error"), std::string::npos) << file("err.txt");
+  EXPECT_EQ(file("out.txt"), "");
 }
 
 // A sweep whose one point runs for minutes (a 1 ms heartbeat over 1e5 simulated seconds):
