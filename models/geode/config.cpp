@@ -122,12 +122,12 @@ void check_event_rates(scenario::ObjectReader& r, const GeodeConfig& c, size_t n
   const double fanout = suspicion_fanout(c, node_count);
   period("monitor_period_ms", c.monitor_period, fanout,
          "suspicion recipients " + scenario::rate_text(fanout));
-  // Work charged inside those events (sim/engine/budget.h): a suspicion received walks up to
-  // 4 lists of at most n members (Member::on_suspect_members: n / 16 units), and choosing
+  // Work charged inside those events (sim/engine/budget.h): a suspicion received copies the
+  // recorded members and walks the view (Member::on_suspect_members: n / 32 units), and choosing
   // R >= 64 recipients is n x R / 64 units (Member::initiate_suspicion).
   if (c.monitor_period > Duration::zero()) {
     const double raised_per_s = n / c.monitor_period.seconds();
-    const double per_raise = fanout * n / 16.0 + (fanout >= 64.0 ? n * fanout / 64.0 : 0.0);
+    const double per_raise = fanout * n / 32.0 + (fanout >= 64.0 ? n * fanout / 64.0 : 0.0);
     scenario::add_work_rate(r,
                             r.has("max_suspect_recipients") ? "max_suspect_recipients"
                             : r.has("monitor_period_ms")    ? "monitor_period_ms"

@@ -33,11 +33,10 @@ void Member::initiate_suspicion(const MemberId& target) {
 
 void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId>& suspects) {
   if (!participating()) return;
-  // Work inside this event (sim/engine/budget.h): the next-in-line check below walks the view
-  // and the recorded, removal-requested and leaving members (O(n) per suspicion received,
-  // which a fan-out to many members multiplies); one unit per 64 members walked.
-  charge_work((view_->size() + recorded_.size() + removal_requested_.size() + left_.size()) /
-              64);
+  // Work inside this event (sim/engine/budget.h): the next-in-line check below copies the
+  // recorded members and walks the view (O(n) per suspicion received, which a fan-out to many
+  // members multiplies); one unit per 64 members.
+  charge_work((view_->size() + recorded_.size()) / 64);
   if (source_rules() && sick()) {
     // GMSHealthMonitor.processMessage(SuspectMembersMessage): a sick member ignores every
     // suspicion, its own included.

@@ -11,6 +11,9 @@ namespace fdsim::loadsharing {
 
 namespace {
 
+// The CET mapping's clamp (hou_shin_timeout.cpp, kMaxCetChainStates).
+constexpr double kMaxCetChainStates = 1000;
+
 std::string g(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", v);
@@ -74,12 +77,13 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
   // T_out chains (hou_shin_timeout.h, exit_chain.h): a region chain, the top region's 41
   // states and the lossy silence chain over all regions, about S = th_f + 42 states; under the
   // CET load index the thresholds (seconds of work) are mapped to queue lengths with the
-  // estimated mu, S = th_f x mu + 42. A chain of S >= 64 states charges its work
-  // (uniformization.h, kMinChargedChainStates), at worst the dense uniformization's squarings
-  // of S^3 / 64 units each. Bound: S^3 / 4 units (16 squarings) per T_out, one per broadcast
-  // received or sent; mu is the larger of the execution prior's rate and twice the fastest
-  // configured execution law's rate (the estimate starts at the prior and tends to the law).
-  double t_out_work = 0;
+  // estimated mu, S = min(th_f x mu, 1000) + 42 (the mapping's clamp). Memory: a chain of
+  // S >= 64 states may fall back to the dense uniformization: the generator, its copy and up
+  // to 64 cached doubling matrices, 8 B per entry each. Work: such a chain charges its series
+  // and squarings (uniformization.h, kMinChargedChainStates), but how many T_out computations
+  // take that path depends on the estimates met at run time (most take the spectral or
+  // Poisson paths, which charge nothing): the estimate counts no term for it, and the run's
+  // work budget (2 x the estimate + 1e6) stops a run whose chains keep falling back.
   bool t_out = false;
   for (const ArmConfig& a : cfg.arms) t_out = t_out || a.needs_t_out();
   double states = 0, mu = 1;
@@ -87,32 +91,23 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
     mu = cfg.estimation.execution_prior_shape / cfg.estimation.execution_prior_exposure_s;
     for (const ExecTimeDistribution& law : cfg.workload.exec_laws)
       if (law.mean_s() > 0) mu = std::max(mu, 2.0 / law.mean_s());
-    states = std::ceil(cfg.thresholds.th_f * mu) + 1.0;
+    states = std::min(std::ceil(cfg.thresholds.th_f * mu), kMaxCetChainStates) + 1.0;
   } else if (t_out) {
     states = cfg.thresholds.th_f + 1.0;
   }
-  // The top region's chain (timeout::kTopRegionStates) and the lossy silence chain over every
-  // region add up to 42 states; chains below timeout::kMinChargedChainStates charge nothing.
   states += double(timeout::kTopRegionStates) + 1.0;
   if (t_out && states >= double(timeout::kMinChargedChainStates)) {
-    const double per_t_out = states * states * states / 4.0;
-    t_out_work = tasks * 2.0 * (b + 1.0) * per_t_out;
-    // Memory: the dense generator, its copy and up to 64 cached doubling matrices
-    // (uniformization.h), 8 B per entry each.
     c.t_out_bytes = states * states * 8.0 * 68.0;
-    c.t_out_bytes_formula = "T_out chains of about " + g(states) +
-                            " states: 68 dense matrices of S^2 x 8 B";
-    c.t_out_formula = "T_out chains of about " + g(states) + " states (th_f " +
-                      g(cfg.thresholds.th_f) +
-                      (cfg.load_index == LoadIndex::cet ? " s x mu " + g(mu) + " per s" : "") +
-                      " + 42): S^3 / 4 units x " +
-                      g(tasks * 2.0 * (b + 1.0)) + " broadcasts per s";
+    c.t_out_bytes_formula = "T_out chains of about " + g(states) + " states (th_f " +
+                            g(cfg.thresholds.th_f) +
+                            (cfg.load_index == LoadIndex::cet ? " s x mu " + g(mu) + " per s"
+                                                              : std::string()) +
+                            " + 42): 68 dense matrices of S^2 x 8 B";
   }
-  c.work_per_s = scan + t_out_work;
-  c.t_out_work_per_s = t_out_work;
+  c.work_per_s = scan;
   c.events_formula = "tasks " + g(tasks) + " per s x (8 + 4 x buddies " + g(b) +
                      ") + queue scans " + g(scan) + " units per s + initial broadcasts " +
-                     g(n * b) + (t_out_work > 0 ? " + " + c.t_out_formula : std::string());
+                     g(n * b);
   c.queue_bytes = queued * kBytesPerQueuedTask;
   c.queue_formula = "queued tasks " + g(queued) + " (rate x longest wait " + g(wait_s) +
                     " s, + one batch) x 512 B";

@@ -38,9 +38,7 @@ struct LoadSharingCost {
   double events_per_s = 0;      // events per simulated second
   double work_per_s = 0;        // queue-scan work units per simulated second
   std::string events_formula;
-  double t_out_work_per_s = 0;  // of work_per_s: the CET T_out chains (0 without)
-  std::string t_out_formula;    // the CET T_out term, when there is one
-  double t_out_bytes = 0;       // its dense matrices (0 without)
+  double t_out_bytes = 0;       // T_out chains' dense matrices (0 without)
   std::string t_out_bytes_formula;
   double queue_bytes = 0;       // the queues at their bound
   std::string queue_formula;

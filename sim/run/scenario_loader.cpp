@@ -247,9 +247,7 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
     c.work_per_s += ls.work_per_s;
     if (!(ls.events_per_s + ls.work_per_s <= c.events_largest)) {
       c.events_largest = ls.events_per_s + ls.work_per_s;
-      c.events_path = ls.t_out_work_per_s > ls.events_per_s + ls.work_per_s - ls.t_out_work_per_s
-                          ? "$.load_sharing.load_index"
-                          : "$.workload";
+      c.events_path = "$.workload";
     }
     scenario::add_memory(c, "$.workload", ls.queue_bytes, ls.queue_formula);
     scenario::add_memory(c, "$.load_sharing.buddy_size", ls.buddy_bytes, ls.buddy_formula);
