@@ -76,6 +76,16 @@ size_t count_param(scenario::ObjectReader& r, std::string_view key, size_t def, 
   return size_t(r.integer(key, int64_t(def), min, 1'000'000));
 }
 
+// Members one suspicion can be sent to (recipients.h, suspect_recipients): the whole view
+// when it is at most small_view_size, else max_suspect_recipients (or the preferred members
+// plus the sender, if more); at most the node count.
+double suspicion_fanout(const GeodeConfig& c, size_t node_count) {
+  const double n = double(node_count);
+  if (double(c.small_view_size) >= n) return n;
+  const double r = std::max(double(c.max_suspect_recipients), double(c.preferred_in_fanout) + 1.0);
+  return std::min(n, r);
+}
+
 // The event-rate budget (sim/scenario/event_rate.h). Estimates, per simulated second, with N =
 // nodes.count (every node may be a member):
 //   heartbeats       N x heartbeat_predecessors / heartbeat_period
@@ -107,6 +117,23 @@ void check_event_rates(scenario::ObjectReader& r, const GeodeConfig& c, size_t n
   period("heartbeat_period_ms", c.heartbeat_period, preds,
          "heartbeat_predecessors " + std::to_string(c.heartbeat_predecessors));
   period("monitor_period_ms", c.monitor_period, 1.0, "");
+  // Suspicion fan-out: a monitor check may raise one suspicion, sent to up to R members (the
+  // whole view when it is at most small_view_size, else max_suspect_recipients).
+  const double fanout = suspicion_fanout(c, node_count);
+  period("monitor_period_ms", c.monitor_period, fanout,
+         "suspicion recipients " + scenario::rate_text(fanout));
+  // Work charged inside those events (sim/engine/budget.h): a suspicion received copies the
+  // recorded members and walks the view (Member::on_suspect_members: n / 32 units), and choosing
+  // R >= 64 recipients is n x R / 64 units (Member::initiate_suspicion).
+  if (c.monitor_period > Duration::zero()) {
+    const double raised_per_s = n / c.monitor_period.seconds();
+    const double per_raise = fanout * n / 32.0 + (fanout >= 64.0 ? n * fanout / 64.0 : 0.0);
+    scenario::add_work_rate(r,
+                            r.has("max_suspect_recipients") ? "max_suspect_recipients"
+                            : r.has("monitor_period_ms")    ? "monitor_period_ms"
+                                                            : "member_timeout_ms",
+                            raised_per_s * per_raise);
+  }
   period("final_check_retry_ms", c.final_check_retry, 1.0, "");
   period("join_retry_ms", c.join_retry, 1.0, "");
   period("reliable_retransmit_ms", c.reliable_retransmit, 1.0, "");
@@ -169,15 +196,28 @@ GeodeConfig parse_geode_config(scenario::ObjectReader& r, const scenario::NodesC
   // neighbours, the coordinator and the senders of suspicions: 64 entries per member is
   // generous. Application messages go to random members, so over a run every member may hear
   // from every other: n entries each. The estimate counts 8 kB per member for the rest.
+  // A suspicion fanned out to R members is R messages sent in one event; every member may
+  // raise one at the same instant (a partition silences half the ring for all of them at
+  // once), so up to n x R messages are in flight together: 160 B each
+  // (kBytesPerPendingEvent), a burst the messages-in-flight term (a rate x the mean delay)
+  // does not see. Each recipient records the suspect: with R >= 64 every member's tables may
+  // hold every other member.
   {
     const double n = double(nodes.count);
     const bool app = c.app_messages_per_s > 0.0;
-    const double contacts = app ? n : std::min(n, 64.0);
-    scenario::add_memory(r, "", n * 8e3 + n * contacts * 64.0,
-                         app ? "Geode members' tables with application messages: 8 kB x n + "
-                               "64 B x n^2, n = " + std::to_string(nodes.count)
-                             : "Geode members: 8 kB x n + 64 B x n x min(n, 64) contacts, n = " +
-                                   std::to_string(nodes.count));
+    const double fanout = suspicion_fanout(c, nodes.count);
+    const bool wide = app || fanout >= 64.0;
+    const double contacts = wide ? n : std::min(n, 64.0);
+    const double burst = n * fanout * scenario::kBytesPerPendingEvent;
+    const std::string n_text = ", n = " + std::to_string(nodes.count);
+    scenario::add_memory(
+        r, "", n * 8e3 + n * contacts * 64.0 + burst,
+        (app ? "Geode members' tables with application messages: 8 kB x n + 64 B x n^2"
+             : wide ? "Geode members' tables with a suspicion fan-out of " +
+                          scenario::rate_text(fanout) + ": 8 kB x n + 64 B x n^2"
+                    : std::string("Geode members: 8 kB x n + 64 B x n x min(n, 64) contacts")) +
+            " + suspicions in flight: n x " + scenario::rate_text(fanout) + " recipients x " +
+            scenario::rate_text(scenario::kBytesPerPendingEvent) + " B" + n_text);
   }
 
   c.members = scenario::parse_node_set(r, "members", nodes, /*def_all=*/true);

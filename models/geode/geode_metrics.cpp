@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/engine/budget.h"
+
 namespace fdsim::geode {
 
 using nlohmann::json;
@@ -117,6 +119,7 @@ void GeodeRecorder::suspicion_raised(SimTime t, NodeId, const MemberId& suspect)
   if (at == suspected_.end() || !(*at == suspect)) suspected_.insert(at, suspect);
   for (CrashRecord& c : crashes_)
     if (c.id == suspect && !c.first_suspicion && t >= c.crashed) c.first_suspicion = t;
+  if (crashes_.size() >= 64) charge_work(crashes_.size() / 64);  // sim/engine/budget.h
   if (!measuring(t)) return;
   ++suspicions_;
   if (alive(suspect)) ++false_suspicions_;
@@ -151,8 +154,15 @@ void GeodeRecorder::view_installed(SimTime t, NodeId at, const std::shared_ptr<c
     for (const MemberId& r : removed) {
       for (LeaveRecord& l : leaves_)
         if (l.id == r && !l.removal) l.removal = t;
-      for (CrashRecord& c : crashes_)
-        if (c.id == r && !c.removal) c.removal = t;
+      for (size_t i = 0; i < crashes_.size(); ++i) {
+        CrashRecord& c = crashes_[i];
+        if (c.id == r && !c.removal) {
+          c.removal = t;
+          survivor_checks_.push_back(i);
+        }
+      }
+      // Work inside this event (sim/engine/budget.h): one unit per 64 records looked at.
+      if (crashes_.size() >= 64) charge_work(crashes_.size() / 64);
       const bool told_alive = std::find(told_removed_alive_.begin(), told_removed_alive_.end(),
                                         r) != told_removed_alive_.end();
       if (measuring(t) && (alive(r) || told_alive) &&
@@ -200,13 +210,22 @@ void GeodeRecorder::on_recover(NodeId n, uint32_t) {
 }
 
 void GeodeRecorder::check_survivors(SimTime t) {
-  for (CrashRecord& c : crashes_) {
-    if (c.all_survivors || !c.removal) continue;
+  // A record is done when no participating, running node other than the crashed one has a
+  // view that contains it. The scan of a record starts at the node whose view held it last
+  // time (the result does not depend on the order; only the cost does).
+  const size_t nodes = participating_.size();
+  survivor_witness_.resize(crashes_.size(), 0);
+  uint64_t looked = 0;
+  for (size_t k = 0; k < survivor_checks_.size();) {
+    CrashRecord& c = crashes_[survivor_checks_[k]];
+    NodeId& witness = survivor_witness_[survivor_checks_[k]];
     bool done = true;
     // Members share view objects: each distinct view is searched once per call.
     const View* last_view = nullptr;
     bool last_contains = false;
-    for (NodeId n = 0; n < participating_.size() && done; ++n) {
+    for (size_t step = 0; step < nodes && done; ++step) {
+      const NodeId n = NodeId((size_t(witness) + step) % nodes);
+      ++looked;
       if (n == c.id.node || !participating_[n] || world_.hosts.is_crashed(n)) continue;
       const View* v = views_[n].get();
       if (v == nullptr) continue;
@@ -214,10 +233,20 @@ void GeodeRecorder::check_survivors(SimTime t) {
         last_view = v;
         last_contains = v->contains(c.id);
       }
-      if (last_contains) done = false;
+      if (last_contains) {
+        done = false;
+        witness = n;
+      }
     }
-    if (done) c.all_survivors = t;
+    if (done) {
+      c.all_survivors = t;
+      survivor_checks_.erase(survivor_checks_.begin() + std::ptrdiff_t(k));
+    } else {
+      ++k;
+    }
   }
+  // Work inside this event (sim/engine/budget.h): one unit per 64 nodes looked at.
+  if (looked >= 64) charge_work(looked / 64);
 }
 
 json GeodeRecorder::metrics() const {

@@ -124,6 +124,12 @@ class GeodeRecorder final : public Signals, public net::HostListener {
   std::vector<bool> participating_;                  // by node
   std::vector<std::shared_ptr<const View>> views_;   // last installed view per node (shared)
   std::vector<CrashRecord> crashes_;
+  // Indices into crashes_ of the records removed but not yet out of every survivor's view (the
+  // only ones check_survivors looks at), and per record the node whose view last still held
+  // it (its scan starts there: that view usually still does, so a check costs O(1), not O(n)
+  // per record and view install).
+  std::vector<size_t> survivor_checks_;
+  std::vector<NodeId> survivor_witness_;  // by crashes_ index
   std::vector<MemberId> false_removals_;
   std::vector<MemberId> told_removed_alive_;  // disconnected (reason removed) while running
   std::vector<MemberId> suspected_;  // suspicion raised, no passed final check since (sorted)

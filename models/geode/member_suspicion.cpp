@@ -5,6 +5,7 @@
 #include "models/geode/member.h"
 #include "models/geode/ring.h"
 #include "models/geode/view_creator.h"
+#include "sim/engine/budget.h"
 
 namespace fdsim::geode {
 
@@ -16,6 +17,10 @@ void Member::initiate_suspicion(const MemberId& target) {
   const std::vector<MemberId> recipients = suspect_recipients(
       *view_, me_, {target}, suspected_, shared_.roles, shared_.fanout,
       stream(fanout_rng_, "geode.fanout"));
+  // Work inside this event (sim/engine/budget.h): choosing R recipients looks at up to R
+  // chosen ones per view member (suspect_recipients), quadratic when R is large; one unit per
+  // 64 comparisons, charged from R = 64 on (the cost estimate's suspicion fan-out term).
+  if (recipients.size() >= 64) charge_work(view_->size() * recipients.size() / 64);
   shared_.signals.suspicion_raised(now(), node_, target);
   trace("suspect", {{"suspect", target.node}, {"recipients", nodes_of(recipients)}});
   for (const MemberId& r : recipients) {
@@ -28,6 +33,10 @@ void Member::initiate_suspicion(const MemberId& target) {
 
 void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId>& suspects) {
   if (!participating()) return;
+  // Work inside this event (sim/engine/budget.h): the next-in-line check below copies the
+  // recorded members and walks the view (O(n) per suspicion received, which a fan-out to many
+  // members multiplies); one unit per 64 members.
+  charge_work((view_->size() + recorded_.size()) / 64);
   if (source_rules() && sick()) {
     // GMSHealthMonitor.processMessage(SuspectMembersMessage): a sick member ignores every
     // suspicion, its own included.

@@ -1,11 +1,18 @@
 #include "models/loadsharing/cost_bound.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+
+#include "models/timeout/exit_chain.h"
+#include "models/timeout/uniformization.h"
 
 namespace fdsim::loadsharing {
 
 namespace {
+
+// The CET mapping's clamp (hou_shin_timeout.cpp, kMaxCetChainStates).
+constexpr double kMaxCetChainStates = 1000;
 
 std::string g(double v) {
   char buf[32];
@@ -67,6 +74,36 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
     scan += l.rate_per_s * kQueueOpsPerTask * queue / 64.0;
   }
   c.events_per_s = tasks * (kEventsPerTask + 4.0 * b) + (horizon_s > 0 ? n * b / horizon_s : 0.0);
+  // T_out chains (hou_shin_timeout.h, exit_chain.h): a region chain, the top region's 41
+  // states and the lossy silence chain over all regions, about S = th_f + 42 states; under the
+  // CET load index the thresholds (seconds of work) are mapped to queue lengths with the
+  // estimated mu, S = min(th_f x mu, 1000) + 42 (the mapping's clamp). Memory: a chain of
+  // S >= 64 states may fall back to the dense uniformization: the generator, its copy and up
+  // to 64 cached doubling matrices, 8 B per entry each. Work: such a chain charges its series
+  // and squarings (uniformization.h, kMinChargedChainStates), but how many T_out computations
+  // take that path depends on the estimates met at run time (most take the spectral or
+  // Poisson paths, which charge nothing): the estimate counts no term for it, and the run's
+  // work budget (2 x the estimate + 1e6) stops a run whose chains keep falling back.
+  bool t_out = false;
+  for (const ArmConfig& a : cfg.arms) t_out = t_out || a.needs_t_out();
+  double states = 0, mu = 1;
+  if (t_out && cfg.load_index == LoadIndex::cet) {
+    mu = cfg.estimation.execution_prior_shape / cfg.estimation.execution_prior_exposure_s;
+    for (const ExecTimeDistribution& law : cfg.workload.exec_laws)
+      if (law.mean_s() > 0) mu = std::max(mu, 2.0 / law.mean_s());
+    states = std::min(std::ceil(cfg.thresholds.th_f * mu), kMaxCetChainStates) + 1.0;
+  } else if (t_out) {
+    states = cfg.thresholds.th_f + 1.0;
+  }
+  states += double(timeout::kTopRegionStates) + 1.0;
+  if (t_out && states >= double(timeout::kMinChargedChainStates)) {
+    c.t_out_bytes = states * states * 8.0 * 68.0;
+    c.t_out_bytes_formula = "T_out chains of about " + g(states) + " states (th_f " +
+                            g(cfg.thresholds.th_f) +
+                            (cfg.load_index == LoadIndex::cet ? " s x mu " + g(mu) + " per s"
+                                                              : std::string()) +
+                            " + 42): 68 dense matrices of S^2 x 8 B";
+  }
   c.work_per_s = scan;
   c.events_formula = "tasks " + g(tasks) + " per s x (8 + 4 x buddies " + g(b) +
                      ") + queue scans " + g(scan) + " units per s + initial broadcasts " +

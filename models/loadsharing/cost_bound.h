@@ -38,6 +38,8 @@ struct LoadSharingCost {
   double events_per_s = 0;      // events per simulated second
   double work_per_s = 0;        // queue-scan work units per simulated second
   std::string events_formula;
+  double t_out_bytes = 0;       // T_out chains' dense matrices (0 without)
+  std::string t_out_bytes_formula;
   double queue_bytes = 0;       // the queues at their bound
   std::string queue_formula;
   double buddy_bytes = 0;       // buddy sets and per-buddy state

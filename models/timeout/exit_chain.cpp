@@ -1,4 +1,5 @@
 #include "models/timeout/exit_chain.h"
+#include "models/timeout/uniformization.h"
 #include "sim/engine/internal_error.h"
 
 #include <cinttypes>
@@ -62,6 +63,8 @@ void validate(const ExitChain& c) {
 Eigen::MatrixXd sub_generator(const ExitChain& c) {
   validate(c);
   const Eigen::Index n = static_cast<Eigen::Index>(c.hi - c.lo + 1);
+  // Work (sim/engine/budget.h): n^2 entries, one unit per 64.
+  charge_chain_work(n, uint64_t(n) * uint64_t(n) / 64);
   Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const Moves m = moves(c, c.lo + i);
@@ -97,6 +100,8 @@ double mean_exit_time(const ExitChain& c, int64_t s0) {
   // Exit reachable from s0 implies reachable from every state (see the header), so Q is
   // nonsingular: solve Q m = -1.
   const Eigen::MatrixXd q = sub_generator(c);
+  // Work (sim/engine/budget.h): a dense LU, about n^3 / 3 multiply-adds, one unit per 64.
+  charge_chain_work(q.rows(), uint64_t(q.rows()) * uint64_t(q.rows()) * uint64_t(q.rows()) / 192);
   const Eigen::VectorXd m = q.partialPivLu().solve(-Eigen::VectorXd::Ones(q.rows()));
   return m(static_cast<Eigen::Index>(s0 - c.lo));
 }

@@ -1,4 +1,5 @@
 #include "models/timeout/silence_chain.h"
+#include "models/timeout/uniformization.h"
 #include "sim/engine/internal_error.h"
 
 #include <cmath>
@@ -43,6 +44,8 @@ void diagonals(const SilenceChain& c, Eigen::VectorXd* d, Eigen::VectorXd* up,
 
 Eigen::MatrixXd dense(const Eigen::VectorXd& d, const Eigen::VectorXd& up,
                       const Eigen::VectorXd& lo) {
+  // Work (sim/engine/budget.h): n^2 entries, one unit per 64.
+  charge_chain_work(d.size(), uint64_t(d.size()) * uint64_t(d.size()) / 64);
   Eigen::MatrixXd q = d.asDiagonal();
   for (Eigen::Index i = 0; i + 1 < d.size(); ++i) {
     q(i, i + 1) = up(i);

@@ -1,4 +1,5 @@
 #include "models/timeout/spectral_exit.h"
+#include "models/timeout/uniformization.h"
 #include "models/timeout/contract.h"
 
 #include <algorithm>
@@ -122,6 +123,8 @@ SpectralExit::SpectralExit(const Eigen::VectorXd& diag, const Eigen::VectorXd& u
   rows(0, start) = 1.0;
   rows.row(1) = scale.transpose();
   Eigen::VectorXd d = diag;
+  // Work (sim/engine/budget.h): the QL iteration, O(n^2) rotations; one unit per 64.
+  charge_chain_work(n_, uint64_t(n_) * uint64_t(n_) / 64);
   if (!tridiagonal_ql(d, e, rows)) return;
   eig_ = d;
   if (!(eig_.maxCoeff(&slowest_) < 0)) return;  // a zero mode: the exit is unreachable

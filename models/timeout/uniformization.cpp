@@ -1,4 +1,5 @@
 #include "models/timeout/uniformization.h"
+#include "sim/engine/budget.h"
 #include "sim/engine/internal_error.h"
 
 #include <algorithm>
@@ -18,6 +19,10 @@ namespace {
 
 }  // namespace
 
+void charge_chain_work(int64_t states, uint64_t units) {
+  if (states >= kMinChargedChainStates && units > 0) charge_work(units);
+}
+
 // sum_k Pois(k; x) P^k v (or v' P^k for a row: `transpose`) for x <= kMaxStepMass, with P
 // tridiagonal and no allocation inside the loop.
 Eigen::VectorXd UniformizedExp::series(const Eigen::VectorXd& v0, double x, bool transpose) const {
@@ -30,6 +35,10 @@ Eigen::VectorXd UniformizedExp::series(const Eigen::VectorXd& v0, double x, bool
   Eigen::VectorXd next_term(n);
   double p = std::exp(-x);  // x <= kMaxStepMass: no underflow
   Eigen::VectorXd sum = p * term;
+  // Work (sim/engine/budget.h): one unit per 64 state updates, charged as the series goes (a
+  // chain of many states, e.g. a CET region mapped with a large estimated mu, makes one series
+  // long: the charge keeps it within the run's budget and interruptible).
+  uint64_t updates = 0;
   for (int k = 0;; ++k) {
     const double next = p * x / (k + 1);
     // Tail after terms 0..k: sum_{i>k} p_i <= p_{k+1} / (1 - x / (k + 2)) once k + 2 > x
@@ -45,12 +54,20 @@ Eigen::VectorXd UniformizedExp::series(const Eigen::VectorXd& v0, double x, bool
     term.swap(next_term);
     p = next;
     sum += p * term;
+    updates += uint64_t(n);
+    if (updates >= 64 * 64) {
+      charge_chain_work(n, updates / 64);
+      updates %= 64;
+    }
   }
+  charge_chain_work(n, updates / 64);
   return sum;
 }
 
 UniformizedExp::UniformizedExp(const Eigen::MatrixXd& q) : n_(q.rows()) {
   if (n_ == 0 || q.cols() != n_) fail("the generator must be a non-empty square matrix", 0);
+  // Work (sim/engine/budget.h): the dense copy and the tridiagonal check, n^2 entries.
+  charge_chain_work(n_, uint64_t(n_) * uint64_t(n_) / 64);
   rate_ = 0;
   for (Eigen::Index i = 0; i < n_; ++i) rate_ = std::max(rate_, -q(i, i));
   if (!std::isfinite(rate_)) fail("the generator has a non-finite rate", 0);
@@ -95,6 +112,10 @@ const Eigen::MatrixXd& UniformizedExp::doubling(int j) {
     doubling_.push_back(std::move(e));
   }
   while (static_cast<int>(doubling_.size()) <= j) {
+    // Work (sim/engine/budget.h), charged before the product: a dense squaring is n^3
+    // multiply-adds, one unit per 64 (a chain of thousands of states stops at its budget here
+    // instead of computing for minutes).
+    charge_chain_work(n_, uint64_t(n_) * uint64_t(n_) * uint64_t(n_) / 64);
     const Eigen::MatrixXd& last = doubling_.back();
     Eigen::MatrixXd sq = last * last;
     doubling_.push_back(std::move(sq));

@@ -30,6 +30,16 @@
 
 namespace fdsim::timeout {
 
+// Chains of fewer states charge no work (sim/engine/budget.h): their series and dense steps are
+// cheap, and the cost estimate counts T_out work only for chains of at least this many states
+// (models/loadsharing/cost_bound.h). Larger ones (a CET region mapped with a large estimated
+// mu) charge one unit per 64 state updates or matrix entries, so that they stay within the
+// run's budget and honour SIGINT/SIGTERM inside one computation.
+inline constexpr int64_t kMinChargedChainStates = 64;
+
+// Charges `units` (sim/engine/budget.h) when `states` >= kMinChargedChainStates.
+void charge_chain_work(int64_t states, uint64_t units);
+
 class UniformizedExp {
  public:
   static constexpr double kMaxStepMass = 100.0;  // e^-100 = 4e-44: p_0 does not underflow

@@ -74,6 +74,7 @@ std::optional<uint64_t> parse_seed(const std::string& text) {
 int run_to_stdout(const RunArgs& args, const std::vector<Loaded>& loaded) {
   ProgressLine progress(args.quiet, args.progress);
   int code = kExitOk;
+  size_t printed = 0;  // results written to stdout (for the interrupt line)
   for (const auto& l : loaded) {
     const int64_t reps = *args.replications_opt ? args.replications : l.scenario->top.replications;
     for (int64_t rep = 0; rep < reps; ++rep) {
@@ -84,6 +85,15 @@ int run_to_stdout(const RunArgs& args, const std::vector<Loaded>& loaded) {
       progress.begin(l.source + " rep " + std::to_string(rep));
       run::RunOutcome outcome = run::execute(l.doc, l.source, uint64_t(rep), opts);
       progress.end();
+      if (interrupt_signal() != 0) {
+        // SIGINT/SIGTERM (sim/engine/interrupt.h): the clean stop of the file-writing path
+        // below (exit 130 / 143, one line), not an internal error; results already printed
+        // stay on stdout.
+        std::cerr << l.path << ": interrupted by "
+                  << (interrupt_signal() == SIGINT ? "SIGINT" : "SIGTERM") << " in replication "
+                  << rep << ": " << printed << " results printed\n";
+        return interrupt_exit_code();
+      }
       if (!outcome.ok) {
         for (const auto& p : outcome.problems) std::cerr << p << "\n";
         if (!outcome.internal_error.empty()) {
@@ -95,6 +105,7 @@ int run_to_stdout(const RunArgs& args, const std::vector<Loaded>& loaded) {
         }
         continue;
       }
+      ++printed;
       nlohmann::json doc = outcome.result;
       doc["run_stats"] = outcome.run_stats;
       std::cout << doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n"

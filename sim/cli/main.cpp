@@ -2,6 +2,7 @@
 // (sim/cli) and sweep, merge (sim/cli/cmd_sweep.h). Exit codes: 0 ok, 2 bad input (including
 // command-line errors, reported on one line), 1 internal error, 3 some sweep runs failed.
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -78,6 +79,9 @@ int main(int argc, char** argv) {
     std::cerr << "fdsim: " << e.what() << "\n";
     return fdsim::cli::kExitBadInput;
   } catch (const fdsim::Interrupted&) {
+    // A command with no line of its own (validate, a sweep's planning, trace): one line.
+    std::cerr << "fdsim: interrupted by "
+              << (fdsim::interrupt_signal() == SIGINT ? "SIGINT" : "SIGTERM") << "\n";
     return fdsim::interrupt_exit_code();
   } catch (const std::exception& e) {
     std::cerr << "fdsim: internal error: " << e.what() << "\n";

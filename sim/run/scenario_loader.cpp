@@ -251,6 +251,9 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
     }
     scenario::add_memory(c, "$.workload", ls.queue_bytes, ls.queue_formula);
     scenario::add_memory(c, "$.load_sharing.buddy_size", ls.buddy_bytes, ls.buddy_formula);
+    if (ls.t_out_bytes > 0)
+      scenario::add_memory(c, "$.load_sharing.load_index", ls.t_out_bytes,
+                           ls.t_out_bytes_formula);
   }
   c.replications = double(s.top.replications);
   c.simulations =

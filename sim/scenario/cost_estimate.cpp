@@ -68,6 +68,16 @@ void add_event_rate(ObjectReader& r, std::string_view key, double events_per_s) 
   }
 }
 
+void add_work_rate(ObjectReader& r, std::string_view key, double units_per_s) {
+  CostEstimate* c = r.diagnostics().cost;
+  if (c == nullptr || !(units_per_s > 0)) return;
+  c->work_per_s += units_per_s;
+  if (!(units_per_s <= c->events_largest)) {
+    c->events_largest = units_per_s;
+    c->events_path = key.empty() ? r.path() : r.child_path(key);
+  }
+}
+
 bool refuse_memory(ObjectReader& r, std::string_view key, double bytes, std::string_view formula) {
   if (within(bytes, cost_limits().memory_bytes)) return false;
   r.error(key, "needs about " + bytes_text(bytes) + " (" + std::string(formula) +

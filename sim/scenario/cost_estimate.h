@@ -84,6 +84,10 @@ void add_stored_rate(ObjectReader& r, std::string_view key, double bytes_per_s,
 // Records an event source (called by check_event_rate()).
 void add_event_rate(ObjectReader& r, std::string_view key, double events_per_s);
 
+// Records work units inside events (sim/engine/budget.h, charge_work), `units_per_s` per
+// simulated second: they count with the events but are no message in flight.
+void add_work_rate(ObjectReader& r, std::string_view key, double units_per_s);
+
 // True when `bytes` alone (a term about to be expanded, e.g. monitoring pairs) would exceed
 // the memory limit; then records the refusal on `key` with the estimate and `formula`.
 bool refuse_memory(ObjectReader& r, std::string_view key, double bytes, std::string_view formula);

@@ -21,14 +21,16 @@ namespace {
 
 std::optional<SweepPlan> load_plan(const std::string& path, const std::optional<json>& doc,
                                    const RunApi& api, std::vector<std::string>* problems,
-                                   SweepSpec* spec_out = nullptr) {
+                                   SweepSpec* spec_out = nullptr, bool keep_scenarios = true) {
   SpecOutcome spec = doc ? parse_sweep(*doc, path) : load_sweep_file(path);
   if (!spec.ok()) {
     *problems = std::move(spec.problems);
     return std::nullopt;
   }
   if (has_calibrated_axes(spec.spec)) set_calibration_placeholders(&spec.spec);
-  PlanOutcome plan = make_plan(spec.spec, api.resolve);
+  // Calibration checks re-resolve the points' scenarios: they keep them.
+  PlanOutcome plan =
+      make_plan(spec.spec, api.resolve, keep_scenarios || has_calibrated_axes(spec.spec));
   if (!plan.ok()) {
     *problems = std::move(plan.problems);
     return std::nullopt;
@@ -69,7 +71,8 @@ std::vector<std::string> validate_sweep_file(const std::string& path, const RunA
                                              std::string* summary) {
   std::vector<std::string> problems;
   SweepSpec spec;
-  const auto plan = load_plan(path, std::nullopt, api, &problems, &spec);
+  // validate keeps no scenario per point (make_plan, keep_scenarios).
+  const auto plan = load_plan(path, std::nullopt, api, &problems, &spec, false);
   if (plan && summary != nullptr)
     *summary = plan_cost_summary(*plan) + calibration_cost_summary(spec, *plan);
   return problems;
@@ -79,7 +82,7 @@ std::vector<std::string> validate_sweep_document(const json& doc, const std::str
                                                  const RunApi& api, std::string* summary) {
   std::vector<std::string> problems;
   SweepSpec spec;
-  const auto plan = load_plan(source, doc, api, &problems, &spec);
+  const auto plan = load_plan(source, doc, api, &problems, &spec, false);
   if (plan && summary != nullptr)
     *summary = plan_cost_summary(*plan) + calibration_cost_summary(spec, *plan);
   return problems;

@@ -124,7 +124,7 @@ std::string describe_params(const SweepPlan& plan, size_t point) {
   return params_text(plan.axis_paths, plan.points[point].params);
 }
 
-PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
+PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve, bool keep_scenarios) {
   PlanOutcome out;
   SweepPlan& plan = out.plan;
   plan.name = spec.name;
@@ -214,6 +214,7 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
         if (reported.insert(cond.where).second) problem(why);
       }
     }
+    if (!keep_scenarios) point.scenario = nullptr;  // rebuilt from the parameters below
     if (keep) plan.points.push_back(std::move(point));
     for (size_t g = spec.groups.size(); g-- > 0;) {
       if (++idx[g] < spec.groups[g].size()) break;
@@ -235,7 +236,15 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve) {
   for (size_t p = 0; p < plan.points.size(); ++p) {
     PlannedPoint& point = plan.points[p];
     charge_work(kChargeCheckEvery);  // a resolve is long: check at every point
-    const run::ResolveOutcome res = resolve(point.scenario, plan.scenario_source);
+    json rebuilt;
+    if (!keep_scenarios) {
+      rebuilt = spec.base;
+      size_t k = 0;
+      for (const auto& g : spec.groups)
+        for (const auto& axis : g.axes) axis.path.set(rebuilt, point.params[k++]);
+    }
+    const run::ResolveOutcome res =
+        resolve(keep_scenarios ? point.scenario : rebuilt, plan.scenario_source);
     if (!res.ok) {
       std::vector<std::string> problems = res.problems;
       if (problems.empty()) problems.push_back("the scenario is not valid");

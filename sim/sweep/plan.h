@@ -71,7 +71,11 @@ struct PlanOutcome {
   bool ok() const { return problems.empty(); }
 };
 
-PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve);
+// keep_scenarios = false (validate): each point's scenario is built from the base and its
+// parameters only while it is checked and resolved, then dropped (PlannedPoint::scenario stays
+// null), so a large grid costs its parameters and run identities, not a copy of the base
+// scenario per point.
+PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve, bool keep_scenarios = true);
 
 std::string run_identity(const nlohmann::json& resolved_scenario, uint64_t replication);
 

@@ -111,9 +111,19 @@ def mutate(doc, rng):
 
 def stress(d, rng):
     """One hostile stressor on top: a starved host (bounded or not), a large buddy set, batch
-    arrivals, or a lossy, slow network."""
+    arrivals, a Geode suspicion fan-out to the whole view with half the nodes partitioned or
+    crashed, the CET load index with a fast execution prior (large T_out chains), or a lossy,
+    slow network."""
     n = d["nodes"]["count"]
-    kind = rng.choice(["starved", "buddies", "batches", "network"])
+    kinds = ["starved", "network"]  # every model
+    if "load_sharing" in d:
+        kinds += ["buddies", "batches"]
+        if any(a.get("diagnosis", "").startswith("hou_shin")
+               for a in d["load_sharing"].get("arms", [])):
+            kinds.append("cet")
+    if model_of(d) == "membership":
+        kinds.append("fanout")
+    kind = rng.choice(kinds)
     net = d.setdefault("network", {})
     if kind == "starved":
         entry = {"nodes": [rng.randrange(n)], "at_s": 0, "duration_s": d["horizon_s"],
@@ -131,6 +141,30 @@ def stress(d, rng):
                                    "batch_rate_per_s": rng.choice([0.05, 0.5]),
                                    "batch_size": {"distribution": "deterministic",
                                                   "value": rng.choice([2, 50, 500])}}]
+    elif kind == "fanout":
+        # Geode suspicion fan-out to the whole view, and half the nodes partitioned or crashed.
+        m = d.setdefault("membership", {})
+        m["profile"] = rng.choice(["wiki", "current"])
+        m["max_suspect_recipients"] = rng.choice([64, 1000])
+        m["small_view_size"] = rng.choice([0, 4, 1000])
+        half = n // 2
+        at = d["horizon_s"] / 3
+        if rng.random() < 0.5 and n >= 4:
+            d.setdefault("faults", []).append(
+                {"kind": "partition", "at_s": at, "a": {"from": 0, "to": half - 1},
+                 "b": {"from": half, "to": n - 1}})
+        elif n >= 4:
+            locs = d.get("nodes", {}).get("locators", [])
+            victims = [i for i in range(half, n) if i not in locs]
+            if victims:
+                d.setdefault("faults", []).append({"kind": "crash", "at_s": at, "nodes": victims})
+    elif kind == "cet":
+        ls = d["load_sharing"]
+        ls["load_index"] = "cet"
+        ls["th_u"] = rng.choice([0.5, 1.5])
+        ls["th_f"] = rng.choice([2, 5])
+        ls["estimation"] = {"execution_prior_shape": rng.choice([1, 5, 10, 20]),
+                            "execution_prior_exposure_s": 1}
     else:
         net["loss"] = rng.choice([0.05, 0.3])
         net["latency"] = {"model": "exponential", "min_ms": 1, "mean_ms": rng.choice([5, 200])}
