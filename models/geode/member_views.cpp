@@ -286,10 +286,18 @@ void Member::send_join() {
     join_target_.reset();
   }
   const uint64_t round = ++join_round_;
-  // The locators the member is configured with (nodes.locators); a scenario without locators
-  // lets every configured member answer as one.
-  const std::vector<NodeId>& locators =
-      shared_.config.locators.empty() ? shared_.config.members : shared_.config.locators;
+  // The locators the member is configured with (nodes.locators), all asked every round. A
+  // scenario without locators lets every configured member answer as one, asked one per round
+  // in node order starting with the joiner's own node (its location service answers
+  // in-process), so that a round costs at most one request, as with one locator.
+  std::vector<NodeId> locators = shared_.config.locators;
+  if (locators.empty()) {
+    const std::vector<NodeId>& all = shared_.config.members;
+    if (all.empty()) return;
+    const auto own = std::find(all.begin(), all.end(), node_);
+    const size_t start = own == all.end() ? 0 : size_t(own - all.begin());
+    locators = {all[(start + size_t(round - 1)) % all.size()]};
+  }
   net::Network& net = shared_.world.net;
   const uint32_t bytes = msg_bytes(Msg::join_request, 1 + join_tried_.size());
   for (NodeId l : locators) {
