@@ -51,7 +51,7 @@
 //   start_offset_max_ms        each member starts its heartbeat loop and
 //                              monitor U(0, this) after t = 0
 //                              (stream "geode.start"; 0 = all in phase)      0
-//   join_retry_ms              a recovered host re-sends its JoinRequest
+//   join_retry_ms              a joiner asks the locators for the coordinator again
 //                              this often until it is in a view, > 0         M
 //   auto_reconnect             after a forced disconnect, wait
 //                              max(max_wait_time_reconnect, 4 M) and re-join

@@ -6,6 +6,7 @@
 // Contract: built once by GeodeModel before start(); lives as long as the model; members hold
 // a reference to it. Nothing in here changes during the run except the members' own state.
 
+#include <optional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,14 @@ struct Shared {
   MsgTypes types;
   net::MsgType app_type;  // application messages (not membership overhead: not in Signals)
   net::MsgType xmit_type;  // UNICAST3 retransmission requests (reliable_retransmit > 0)
+  // A joiner's FindCoordinatorRequest to a locator and the locator's answer (a TCP request to
+  // the locator's port, not a membership datagram), registered at the first join so that runs
+  // without joins list no such type. Counted as join_request in the overhead metrics.
+  net::MsgType find_coordinator_type(net::Network& net) {
+    if (!find_type_) find_type_ = net.type("geode.find_coordinator");
+    return *find_type_;
+  }
+  std::optional<net::MsgType> find_type_;
   EventKinds kinds;
   Signals& signals;
   std::vector<std::unique_ptr<Member>> members;  // one per node (idle if never a member)

@@ -198,7 +198,7 @@ void Member::on_recover(uint32_t incarnation) {
   disconnected_ = false;
   if (!ever_member_ && !churn_joiner_) return;  // never a member: stays idle
   joining_ = true;
-  join_attempts_ = 0;
+  reset_join_search();
   last_tick_ = now();
   xmit_anchor_ = now();  // a new process: a new channel and xmit task
   trace("join_start", {{"incarnation", incarnation}});

@@ -281,7 +281,29 @@ class Member {
   // A process crash closes this member's outbound connections: each live receiver gets EOF
   // one latency later (not across a partition).
   void close_connections_on_crash();
+  // Joining through a locator (GMSJoinLeave.join and findCoordinator, GMSJoinLeave.java:
+  // 320-420, 1149-1266): every join_retry the joiner asks each locator host for the
+  // coordinator (a FindCoordinatorRequest carrying the coordinators it already tried and the
+  // newest view id it heard of) and sends a JoinRequest to the first coordinator named in
+  // that round that it has not tried. A JoinRequest that got no view within join_retry puts
+  // its coordinator on the tried list. The joiner uses nothing but what a locator told it:
+  // while no locator host answers, it sends no JoinRequest.
   void send_join();
+  // On a locator host: GMSLocator.processFindCoordinatorRequest (GMSLocator.java:241-348).
+  void on_find_coordinator(const MemberId& joiner, uint64_t round, int64_t joiner_view_id,
+                           const std::set<MemberId>& tried);
+  // The locator's answer, or none: a participating member answers from its installed view, a
+  // joining one from the view it installed last (the locator's persisted view, recovered at
+  // start-up: GMSLocator.recover), a disconnected one not at all. Identities on the joiner's
+  // host are left out (GMSLocator.java:279-290), and so are the tried coordinators unless the
+  // view is newer than the joiner's (294-299); then GMSMembershipView.getCoordinator(rejected):
+  // the first preferred member, else the first member (GMSMembershipView.java:323-341).
+  std::optional<std::pair<MemberId, int64_t>> locator_answer(
+      const MemberId& joiner, int64_t joiner_view_id, const std::set<MemberId>& tried) const;
+  // At the joiner: a locator named `coordinator` (from its view `view_id`).
+  void on_coordinator_found(uint64_t round, const MemberId& coordinator, int64_t view_id);
+  // Clears the search state of a join (GMSJoinLeave's SearchState): a new join starts afresh.
+  void reset_join_search();
 
   Shared& shared_;
   const NodeId node_;
@@ -324,9 +346,17 @@ class Member {
   uint32_t reconnects_ = 0;
   bool reconnect_pending_ = false;
 
-  // Survives crashes: what the host remembers for re-joining.
-  std::shared_ptr<const View> last_view_;  // the last installed view (its coordinator first)
-  size_t join_attempts_ = 0;
+  // Survives crashes: the last installed view. Only a locator uses it after a restart (its
+  // location service answers from the view it persisted, GMSLocator.recover); a joiner
+  // learns the coordinator from the locators.
+  std::shared_ptr<const View> last_view_;
+
+  // The search state of the current join (GMSJoinLeave.SearchState).
+  uint64_t join_round_ = 0;        // FindCoordinator rounds sent
+  uint64_t join_sent_round_ = 0;   // the round whose answer was acted on
+  int64_t join_view_id_ = -1;      // newest view id a locator reported (state.viewId)
+  std::set<MemberId> join_tried_;  // coordinators whose JoinRequest got no view (alreadyTried)
+  std::optional<MemberId> join_target_;  // the coordinator of the last JoinRequest
 
   // Keyed streams, created on first use (a member that never draws holds none: an engine is
   // 2.5 KB); keying makes the draws independent of when a stream is created.

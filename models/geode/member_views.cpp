@@ -233,7 +233,7 @@ void Member::reconnect() {
   me_ = MemberId{node_, shared_.world.hosts.incarnation(node_) | (n << kReconnectShift), -1};
   disconnected_ = false;
   joining_ = true;
-  join_attempts_ = 0;
+  reset_join_search();
   last_tick_ = now();
   xmit_anchor_ = now();  // a new channel: its own xmit task
   trace("reconnect", {{"attempt", n}, {"incarnation", me_.incarnation}});
@@ -269,29 +269,101 @@ void Member::on_network_partition(const MemberId& from) {
   forced_disconnect(DisconnectReason::partition);
 }
 
+void Member::reset_join_search() {
+  join_round_ = 0;
+  join_sent_round_ = 0;
+  join_view_id_ = -1;
+  join_tried_.clear();
+  join_target_.reset();
+}
+
 void Member::send_join() {
   if (view_ || disconnected_ || !joining_) return;
-  // The last installed view's nodes, its coordinator first, then the others in view order.
-  std::vector<NodeId> candidates;
-  if (last_view_) {
-    if (last_view_->coordinator.node != node_) candidates.push_back(last_view_->coordinator.node);
-    for (const MemberId& m : last_view_->members)
-      if (!(m == last_view_->coordinator) && m.node != node_) candidates.push_back(m.node);
+  // attemptToJoin waited for a view and none came: the coordinator goes on the tried list
+  // (GMSJoinLeave.java:366-368), which the locators skip while their view is not newer.
+  if (join_target_) {
+    join_tried_.insert(*join_target_);
+    join_target_.reset();
   }
-  if (candidates.empty())
-    for (NodeId n : shared_.config.locators)
-      if (n != node_) candidates.push_back(n);
-  if (candidates.empty())
-    for (NodeId n : shared_.config.members)
-      if (n != node_) candidates.push_back(n);
-  if (candidates.empty()) return;
-  const NodeId target = candidates[join_attempts_ % candidates.size()];
-  ++join_attempts_;
-  // Addressed to the process now on that host (its current identity, reconnects included).
-  const MemberId to{target, shared_.at(target).id().incarnation, -1};
-  send(Msg::join_request, to, 1,
-       [me = me_](Member& d) { d.on_join_request(me, me); });
+  const uint64_t round = ++join_round_;
+  // The locators the member is configured with (nodes.locators), all asked every round. A
+  // scenario without locators lets every configured member answer as one, asked one per round
+  // in node order starting with the joiner's own node (its location service answers
+  // in-process), so that a round costs at most one request, as with one locator.
+  std::vector<NodeId> locators = shared_.config.locators;
+  if (locators.empty()) {
+    const std::vector<NodeId>& all = shared_.config.members;
+    if (all.empty()) return;
+    const auto own = std::find(all.begin(), all.end(), node_);
+    const size_t start = own == all.end() ? 0 : size_t(own - all.begin());
+    locators = {all[(start + size_t(round - 1)) % all.size()]};
+  }
+  net::Network& net = shared_.world.net;
+  const uint32_t bytes = msg_bytes(Msg::join_request, 1 + join_tried_.size());
+  for (NodeId l : locators) {
+    if (view_ || round != join_round_) break;  // admitted meanwhile (answered in-process)
+    if (l == node_) {
+      // This host's own location service answers in-process (a locator that restarts asks
+      // itself too: its locator starts before it joins).
+      if (auto a = locator_answer(me_, join_view_id_, join_tried_))
+        on_coordinator_found(round, a->first, a->second);
+      continue;
+    }
+    shared_.signals.message_sent(now(), node_, Msg::join_request, bytes);
+    net.send_reliable(node_, l, shared_.find_coordinator_type(net), bytes,
+                      [&sh = shared_, l, joiner = me_, round, vid = join_view_id_,
+                       tried = join_tried_] {
+                        sh.at(l).on_find_coordinator(joiner, round, vid, tried);
+                      });
+  }
   after(shared_.config.join_retry, shared_.kinds.join_retry, [this] { send_join(); });
+}
+
+std::optional<std::pair<MemberId, int64_t>> Member::locator_answer(
+    const MemberId& joiner, int64_t joiner_view_id, const std::set<MemberId>& tried) const {
+  const View* v = nullptr;
+  if (participating())
+    v = view_.get();
+  else if (joining_ && last_view_)
+    v = last_view_.get();
+  if (v == nullptr) return std::nullopt;
+  const bool skip_tried = v->id <= joiner_view_id;
+  auto eligible = [&](const MemberId& m) {
+    return m.node != joiner.node && !(skip_tried && tried.count(m));
+  };
+  for (const MemberId& m : v->members)
+    if (shared_.roles.preferred(m.node) && eligible(m)) return std::make_pair(m, v->id);
+  for (const MemberId& m : v->members)
+    if (eligible(m)) return std::make_pair(m, v->id);
+  return std::nullopt;
+}
+
+void Member::on_find_coordinator(const MemberId& joiner, uint64_t round, int64_t joiner_view_id,
+                                 const std::set<MemberId>& tried) {
+  const auto a = locator_answer(joiner, joiner_view_id, tried);
+  if (!a) return;
+  trace("find_coordinator_answered", {{"joiner", joiner.node}, {"coordinator", a->first.node},
+                                      {"view_id", a->second}});
+  net::Network& net = shared_.world.net;
+  const uint32_t bytes = msg_bytes(Msg::join_request, 1);
+  shared_.signals.message_sent(now(), node_, Msg::join_request, bytes);
+  net.send_reliable(node_, joiner.node, shared_.find_coordinator_type(net), bytes,
+                    [&sh = shared_, joiner, round, c = a->first, vid = a->second] {
+                      Member& j = sh.at(joiner.node);
+                      if (j.accepts(joiner)) j.on_coordinator_found(round, c, vid);
+                    });
+}
+
+void Member::on_coordinator_found(uint64_t round, const MemberId& coordinator, int64_t view_id) {
+  if (view_ || disconnected_ || !joining_ || round != join_round_) return;
+  join_view_id_ = std::max(join_view_id_, view_id);
+  if (join_sent_round_ == round) return;  // one JoinRequest per round: the first answer
+  if (join_tried_.count(coordinator)) return;  // "still waiting for a join-response" from it
+  join_sent_round_ = round;
+  join_target_ = coordinator;
+  trace("join_request_sent", {{"coordinator", coordinator.node}, {"view_id", view_id}});
+  send(Msg::join_request, coordinator, 1,
+       [me = me_](Member& d) { d.on_join_request(me, me); });
 }
 
 void Member::on_join_request(const MemberId& from, const MemberId& joiner) {

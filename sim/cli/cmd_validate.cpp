@@ -16,15 +16,17 @@
 #include "sim/cli/input_files.h"
 #include "sim/cli/script_input.h"
 #include "sim/run/scenario_loader.h"
+#include "sim/run/scenario_warnings.h"
 
 namespace fdsim::cli {
 
 namespace {
 
-// `summary` receives the cost estimate of a valid scenario (sim/scenario/cost_estimate.h).
+// `summary` receives the cost estimate of a valid scenario (sim/scenario/cost_estimate.h),
+// `warnings` its warnings (sim/run/scenario_warnings.h).
 std::vector<std::string> validate_one(const std::string& path,
                                       const std::vector<Override>& overrides,
-                                      std::string* summary) {
+                                      std::string* summary, std::vector<std::string>* warnings) {
   InputFile in = read_input_file(path);
   if (!in.problems.empty()) return in.problems;
   if (in.is_sweep) {
@@ -35,8 +37,10 @@ std::vector<std::string> validate_one(const std::string& path,
   }
   if (auto bad = apply_overrides(overrides, in.doc, in.source); !bad.empty()) return bad;
   run::LoadResult load = run::load_scenario_json(in.doc, in.source, run::directory_of(in.source));
-  if (load.ok())
+  if (load.ok()) {
     *summary = scenario::cost_summary(load.scenario->cost, load.scenario->cost.total_events());
+    *warnings = run::scenario_warnings(*load.scenario);
+  }
   return load.problems;
 }
 
@@ -68,7 +72,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       ">= 0, got -5\") and exits with 2 if any file has a problem; a valid scenario prints\n"
       "\"x.json: ok, about 12 MB per simulation and 3.4e+06 events (limits ...)\", its cost\n"
       "estimate (docs/scenario-format.md, Cost estimate); a valid sweep prints the memory of\n"
-      "its costliest point's simulation and the events of all its runs.\n"
+      "its costliest point's simulation and the events of all its runs. A valid scenario that\n"
+      "probably does not model what was meant gets \"x.json: warning: <path>: ...\" lines on\n"
+      "stderr (exit 0): a Geode membership whose single locator can crash.\n"
       "Examples:\n"
       "  fdsim validate scenarios/examples/heartbeat-study.json\n"
       "  fdsim validate scenarios/examples/*.json scenarios/sweeps/*.json\n"
@@ -88,7 +94,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     bool any = false;
     for (const auto& f : args->files) {
       std::string summary;
-      const std::vector<std::string> problems = validate_one(f, overrides, &summary);
+      std::vector<std::string> warnings;
+      const std::vector<std::string> problems = validate_one(f, overrides, &summary, &warnings);
       for (const auto& p : problems) std::cerr << p << "\n";
       if (!problems.empty()) {
         any = true;
@@ -96,6 +103,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
         std::cout << (f == kStdinName ? kStdinSource : f) << ": ok"
                   << (summary.empty() ? "" : ", " + summary) << "\n";
       }
+      for (const auto& w : warnings)
+        std::cerr << (f == kStdinName ? kStdinSource : f) << ": warning: " << w << "\n";
     }
     exit_code = any ? kExitBadInput : kExitOk;
   });

@@ -285,9 +285,14 @@ TEST(GeodeReconnect, AttemptGivesUpAfterJoinTimeoutThenWaitsAgain) {
   ASSERT_TRUE(failed);
   EXPECT_EQ(Harness::time_of(*failed), at_ms(29000));
   EXPECT_FALSE(h.first("send", 3, [](const json& r) {
-    return r["msg"] == "geode.join_request" && Harness::time_of(r) > at_ms(29000) &&
-           Harness::time_of(r) < at_ms(33000);
+    return (r["msg"] == "geode.join_request" || r["msg"] == "geode.find_coordinator") &&
+           Harness::time_of(r) > at_ms(29000) && Harness::time_of(r) < at_ms(33000);
   }));
+  // Within an attempt it asks the locators (0 and 1) every M: at 5, 6, ..., 28 s.
+  size_t asks = 0;
+  for (const json& r : h.records("send", 3))
+    if (r["msg"] == "geode.find_coordinator" && Harness::time_of(r) < at_ms(29000)) ++asks;
+  EXPECT_EQ(asks, 2u * 24u);
 }
 
 TEST(GeodeReconnect, ForcedOutMemberRejoinsWithNewIdentity) {

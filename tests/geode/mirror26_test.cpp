@@ -32,15 +32,33 @@ std::optional<SimTime> first_time(Harness& h, SimTime from, SimTime to, std::fun
 // --- GMSHealthMonitorJUnitTest ---
 
 TEST(GeodeMirror, HMNextNeighborBeforeTimeout) {
-  // The neighbour is me + 1; it changes no earlier than memberTimeout / LOGICAL_INTERVAL
-  // (500 ms) after the view is installed, when a check of the silent neighbour starts.
+  // Geode's test (GMSHealthMonitorJUnitTest.testHMNextNeighborBeforeTimeout): the neighbour
+  // is me + 1 and changes no earlier than memberTimeout / LOGICAL_INTERVAL (500 ms) after the
+  // view is installed, when a check of the silent neighbour starts. Geode's assertion is a
+  // lower bound only; the model's instant is known exactly, so this pins it: every member
+  // starts its monitor at 0 (no start offset), so m3's ticks come at T, 2T, ... (T = M/2 =
+  // 500 ms); m4 crashes at 0 and never sends a heartbeat, so its silence counts from m3's
+  // first tick (Geode's monitor stamps a neighbour it has no time stamp for: the grace
+  // stamp, acceptance case 3), so at 500 ms m3 stamps m4, and the next tick, at 1000 ms, finds
+  // 500 ms of silence >= the check threshold M - T = 500 ms and starts the check. The
+  // neighbour moves to m5 at that tick (the poll at 1000 ms runs before the tick, so the first
+  // poll that sees m5 is the one at 1001 ms), and it was m4 at every earlier poll.
   Harness h(mirror26_config());
   ASSERT_EQ(h.m(3).neighbour(), mid(4));
   h.at(at_ms(0), [&] { h.hosts.crash(4); });
   const auto changed = first_time(h, at_ms(0), at_ms(3000), [&] { return h.m(3).neighbour() != mid(4); });
   ASSERT_TRUE(changed);
-  EXPECT_GE(*changed - SimTime::zero(), h.cfg.member_timeout / 2);
+  EXPECT_EQ(*changed, at_ms(1001));
+  const auto grace = h.first("grace_stamp", 3);
+  ASSERT_TRUE(grace);
+  EXPECT_EQ((*grace)["neighbour"], 4);
+  EXPECT_EQ(Harness::time_of(*grace), at_ms(500));
+  EXPECT_GE(*changed - SimTime::zero(), h.cfg.member_timeout / 2);  // Geode's assertion
   EXPECT_EQ(h.m(3).neighbour(), mid(5));
+  const auto check = h.first("check_start", 3);
+  ASSERT_TRUE(check);
+  EXPECT_EQ((*check)["target"], 4);
+  EXPECT_EQ(Harness::time_of(*check), at_ms(1000));
 }
 
 TEST(GeodeMirror, SuspectMembersNotCalledThroughPingThreadBeforeTimeout) {
@@ -214,22 +232,44 @@ TEST(GeodeMirror, NetworkPartitionMessageFromNonMemberIgnored) {
 }
 
 TEST(GeodeMirror, RemoveRequestWhileWaitingForFinalResponse) {
-  // A view is being prepared (here: it removes m6); m5 does not ack, and a removal request
-  // for m5 arrives while the coordinator waits. removeHealthyMembers' filterMembers matches
-  // it (Geode's testFlagForRemovalRequest): m5 gets no availability check and the next view
-  // drops it.
+  // Geode's test (GMSJoinLeaveJUnitTest.testRemoveRequestWhileWaitingForFinalResponse): a
+  // view is prepared, a member does not ack, and removeHealthyMembers starts its availability
+  // check; the RemoveMemberRequest for that member arrives *during* the check (the test's
+  // checkIfAvailable calls processRemoveMessage and then blocks). filterMembers matches it
+  // (testFlagForRemovalRequest) and the coordinator stops waiting at once, without the
+  // check's answer.
+  // Here: view 2 (dropping m6) is prepared at 1.3 s (1 s request + 300 ms collection); from
+  // 1.25 s a partition separates m5 from the coordinator m0 only (Geode's mock member, which
+  // neither acks nor answers; the ring is untouched: m4 still hears m5, so no suspicion of m5
+  // ends the wait early). The ack wait ends at 1.3 + view_ack_timeout (2.487 s) = 3.787 s and
+  // m5's availability check starts, a TCP attempt that gets no answer for M = 1 s (until
+  // 4.787 s). The removal request for m5 arrives at 4.2 s, inside the check: view 3 without
+  // m5 is prepared at 4.2 s and installed 2 ms later.
   Harness h(mirror26_config());
+  ASSERT_EQ(h.cfg.view_ack_timeout, Duration::ms(2487));
   h.at(at_ms(1000), [&] { h.m(0).request_removal(mid(6)); });
-  h.at(at_ms(1250), [&] { h.hosts.set_play_dead(5, true); });
-  h.at(at_ms(1500), [&] { h.m(0).on_remove_member(mid(2), mid(5)); });
-  h.run_until_s(4);
+  h.at(at_ms(1250), [&] { h.net.add_partition({0}, {5}, /*one_way=*/false); });
+  h.at(at_ms(4200), [&] { h.m(0).on_remove_member(mid(2), mid(5)); });
+  h.run_until_s(7);
   const auto checks = h.first("view_availability_checks", 0, [](const json& r) { return r["view_id"] == 2; });
   ASSERT_TRUE(checks);
-  EXPECT_EQ((*checks)["pending_removal"], json::array({5}));
-  EXPECT_EQ((*checks)["checking"], json::array());
-  EXPECT_FALSE(h.first("availability_check_start", 0, [](const json& r) { return about(r, "suspect", 5); }));
+  EXPECT_EQ(Harness::time_of(*checks), at_ms(3787));
+  EXPECT_EQ((*checks)["checking"], json::array({5}));  // no request yet: m5 is checked
+  EXPECT_EQ((*checks)["pending_removal"], json::array());
+  const auto check = h.first("availability_check_start", 0, [](const json& r) { return about(r, "suspect", 5); });
+  ASSERT_TRUE(check);
+  EXPECT_EQ(Harness::time_of(*check), at_ms(3787));
+  // The check was still running when the request came: its TCP attempt ends at 4.787 s.
+  const auto tcp = h.first("tcp_check_result", 0, [](const json& r) { return about(r, "suspect", 5); });
+  ASSERT_TRUE(tcp);
+  EXPECT_EQ(Harness::time_of(*tcp), at_ms(4787));
+  const auto p3 = h.first("view_prepare", 0, [](const json& r) { return r["view_id"] == 3; });
+  ASSERT_TRUE(p3);
+  EXPECT_EQ(Harness::time_of(*p3), at_ms(4200));
+  EXPECT_EQ((*p3)["members"], json::array({0, 1, 2, 3, 4}));
   const auto v3 = h.first("view_installed", 0, [](const json& r) { return r["view_id"] == 3; });
   ASSERT_TRUE(v3);
+  EXPECT_EQ(Harness::time_of(*v3), at_ms(4202));
   EXPECT_EQ((*v3)["members"], json::array({0, 1, 2, 3, 4}));
 }
 
