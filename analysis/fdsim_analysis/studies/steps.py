@@ -116,7 +116,12 @@ def swim(ctx, reps, small=None):
         swim_tradeoff.regenerate(ctx.fdsim, os.path.join(ctx.work, "swim"), tmp, reps=reps,
                                  protocols=small.get("protocols"), knobs=small.get("knobs"))
     ctx.log.write(buf.getvalue())
-    key = ("protocol", "knob", "value")
+    return _rerun_rows_match(ctx, tmp, ("protocol", "knob", "value"))
+
+
+def _rerun_rows_match(ctx, tmp, key):
+    """A reduced check's verdict: every row of the rerun's table.csv (in tmp) equals the
+    committed row with the same key; raises CheckMismatch naming the first that differs."""
     new = _csv_rows(os.path.join(tmp, "table.csv"), key)
     old = _csv_rows(_in_out(ctx, "table.csv"), key)
     for k, row in new.items():
@@ -145,14 +150,7 @@ def lifeguard_paper(ctx, reps, small=None):
         swim_lifeguard_paper.regenerate(ctx.fdsim, os.path.join(ctx.work, "lifeguard-paper"), tmp,
                                         reps=reps, cells=small["cells"])
     ctx.log.write(buf.getvalue())
-    key = ("regime", "K", "alpha", "arm")
-    new = _csv_rows(os.path.join(tmp, "table.csv"), key)
-    old = _csv_rows(_in_out(ctx, "table.csv"), key)
-    for k, row in new.items():
-        if old.get(k) != row:
-            raise CheckMismatch(f"table.csv: the rerun row {k} differs from the committed one:\n"
-                                f"  rerun:     {row}\n  committed: {old.get(k)}")
-    return f"table.csv: {len(new)} of {len(old)} rows rerun and identical"
+    return _rerun_rows_match(ctx, tmp, ("regime", "K", "alpha", "arm"))
 
 
 def external(ctx, argv):
