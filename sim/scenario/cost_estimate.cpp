@@ -58,24 +58,27 @@ void add_stored_rate(ObjectReader& r, std::string_view key, double bytes_per_s,
   c->stored_bytes_per_s += bytes_per_s;
 }
 
-void add_event_rate(ObjectReader& r, std::string_view key, double events_per_s) {
+namespace {
+// Events and charged work units both count against the work budget; `rate` is the total the
+// amount adds to (events_per_s or work_per_s), and the largest single source of either names
+// the path a refusal points at.
+void add_rate(ObjectReader& r, std::string_view key, double per_s, double CostEstimate::*rate) {
   CostEstimate* c = r.diagnostics().cost;
-  if (c == nullptr || !(events_per_s > 0)) return;
-  c->events_per_s += events_per_s;
-  if (!(events_per_s <= c->events_largest)) {
-    c->events_largest = events_per_s;
+  if (c == nullptr || !(per_s > 0)) return;
+  c->*rate += per_s;
+  if (!(per_s <= c->events_largest)) {
+    c->events_largest = per_s;
     c->events_path = key.empty() ? r.path() : r.child_path(key);
   }
 }
+}  // namespace
+
+void add_event_rate(ObjectReader& r, std::string_view key, double events_per_s) {
+  add_rate(r, key, events_per_s, &CostEstimate::events_per_s);
+}
 
 void add_work_rate(ObjectReader& r, std::string_view key, double units_per_s) {
-  CostEstimate* c = r.diagnostics().cost;
-  if (c == nullptr || !(units_per_s > 0)) return;
-  c->work_per_s += units_per_s;
-  if (!(units_per_s <= c->events_largest)) {
-    c->events_largest = units_per_s;
-    c->events_path = key.empty() ? r.path() : r.child_path(key);
-  }
+  add_rate(r, key, units_per_s, &CostEstimate::work_per_s);
 }
 
 bool refuse_memory(ObjectReader& r, std::string_view key, double bytes, std::string_view formula) {
