@@ -270,6 +270,9 @@ class Member {
   // Removal, views, joins.
   void consider_take_over(const MemberId& removed);
   void become_coordinator(const MemberId& old);
+  // Whether installing `v` (not created here) drops at least half of view_'s weight in
+  // crashed members (GMSJoinLeave.installView -> isMajorityLost).
+  bool quorum_lost_installing(const View& v, const std::vector<MemberId>& removed);
   void install_view(const std::shared_ptr<const View>& v, const std::vector<MemberId>& removed,
                     bool created_here);
   void forced_disconnect(DisconnectReason why);

@@ -86,7 +86,6 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
     return;
   }
   for (const MemberId& s : others) recorded_.insert(s);
-  const std::vector<MemberId> recorded(recorded_.begin(), recorded_.end());
   // The proposed view without the recorded suspects; source rules: also without the members
   // that are leaving (isMemberLeaving: a removal request or a leave request seen for them).
   static const std::set<MemberId> none;
@@ -97,8 +96,11 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
   const bool next_in_line = check_coordinator == me_;
   trace("suspicion_received", {{"from", from.node}, {"suspects", nodes_of(others)},
                                {"action", next_in_line ? "final_check" : "record"}});
-  if (next_in_line)
-    for (const MemberId& s : recorded) start_final_check(s, from);
+  if (!next_in_line) return;
+  // A copy: a final check can change recorded_ while it starts. Only the next in line pays for
+  // it (copying on every receipt made a partition's fan-out to all n members cubic).
+  const std::vector<MemberId> recorded(recorded_.begin(), recorded_.end());
+  for (const MemberId& s : recorded) start_final_check(s, from);
 }
 
 void Member::start_final_check(const MemberId& suspect, const MemberId& initiator,

@@ -155,17 +155,9 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
   // view checks the weight of the members it drops (its own view, its own lead member) and
   // shuts down instead if it is at least half. (The coordinator checked before preparing.)
   if (source_rules() && shared_.config.partition_detection && view_ && !created_here &&
-      v.id > view_->id) {
-    std::vector<MemberId> crashed;  // shutdown (left) members are not crashed members
-    for (const MemberId& r : removed)
-      if (view_->contains(r) &&
-          std::find(v.shutdown.begin(), v.shutdown.end(), r) == v.shutdown.end())
-        crashed.push_back(r);
-    if (quorum_lost_dropping(*view_, crashed, shared_.roles)) {
-      trace("quorum_lost_at_install", {{"view_id", v.id}, {"lost", nodes_of(crashed)}});
-      forced_disconnect(DisconnectReason::partition);
-      return;
-    }
+      v.id > view_->id && quorum_lost_installing(v, removed)) {
+    forced_disconnect(DisconnectReason::partition);
+    return;
   }
   // Drop the state of departed members; suspicions of members still in the view are kept.
   for (auto it = contact_.begin(); it != contact_.end();)
@@ -205,6 +197,33 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
   if (source_rules() && !created_here && !(v.coordinator == me_) &&
       (!removal_requested_.empty() || !left_.empty()))
     consider_take_over(MemberId{});
+}
+
+bool Member::quorum_lost_installing(const View& v, const std::vector<MemberId>& removed) {
+  // `removed` is a function of `v` (both come from one ViewCreator::install), so the answer
+  // depends only on (v, view_): memoised on v (View::quorum_lost_from). A lost quorum ends this
+  // member's membership, so the list for the trace is rebuilt only then.
+  auto crashed_members = [&] {
+    std::vector<MemberId> crashed;  // shutdown (left) members are not crashed members
+    for (const MemberId& r : removed)
+      if (view_->contains(r) &&
+          std::find(v.shutdown.begin(), v.shutdown.end(), r) == v.shutdown.end())
+        crashed.push_back(r);
+    return crashed;
+  };
+  auto& memo = v.quorum_lost_from;
+  auto hit = std::find_if(memo.begin(), memo.end(),
+                          [&](const auto& e) { return e.first.lock() == view_; });
+  bool lost = false;
+  if (hit != memo.end()) {
+    lost = hit->second;
+  } else {
+    lost = quorum_lost_dropping(*view_, crashed_members(), shared_.roles);
+    if (memo.size() == View::kQuorumMemo) memo.erase(memo.begin());
+    memo.emplace_back(view_, lost);
+  }
+  if (lost) trace("quorum_lost_at_install", {{"view_id", v.id}, {"lost", nodes_of(crashed_members())}});
+  return lost;
 }
 
 void Member::forced_disconnect(DisconnectReason why) {

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
+#include <utility>
 #include <optional>
 #include <set>
 #include <vector>
@@ -58,6 +60,14 @@ struct View {
   // fan-out reads them instead of scanning the view.
   bool some_preferred = false;
   std::vector<uint32_t> preferred_at;
+  // The quorum check every member makes when it installs this view (Member::install_view:
+  // isMajorityLost over the members this view drops from the member's previous view), memoised
+  // per previous view: the check depends only on that view and on this view's install message,
+  // and n members repeating it for k dropped members made a partition of a tenth of the ring
+  // O(n k log n). Keyed by a weak_ptr, so a freed view's address reused by a later view never
+  // hits; at most kQuorumMemo entries (the oldest is dropped). Mutable: a cache, not the view.
+  static constexpr size_t kQuorumMemo = 8;
+  mutable std::vector<std::pair<std::weak_ptr<const View>, bool>> quorum_lost_from;
 
   size_t size() const { return members.size(); }
   bool contains(const MemberId& m) const { return index_of(m).has_value(); }

@@ -363,15 +363,15 @@ void ViewCreator::install() {
   awaiting_.clear();
   checking_.clear();
   auto shared_view = std::make_shared<const View>(v);
+  // One copy of the removed list shared by every message (a copy per recipient made a removal
+  // of k members from a view of n cost n k entries of memory).
+  auto shared_removed = std::make_shared<const std::vector<MemberId>>(removed);
+  auto deliver = [from = m_.me_, shared_view, shared_removed](Member& d) {
+    d.on_install_view(from, shared_view, *shared_removed);
+  };
   for (const MemberId& m : v.members)
-    if (!(m == m_.me_))
-      m_.send(Msg::install_view, m, v.size(), [from = m_.me_, shared_view, removed](Member& d) {
-        d.on_install_view(from, shared_view, removed);
-      });
-  for (const MemberId& m : removed)
-    m_.send(Msg::install_view, m, v.size(), [from = m_.me_, shared_view, removed](Member& d) {
-      d.on_install_view(from, shared_view, removed);
-    });
+    if (!(m == m_.me_)) m_.send(Msg::install_view, m, v.size(), deliver);
+  for (const MemberId& m : removed) m_.send(Msg::install_view, m, v.size(), deliver);
   const bool take_over = take_over_view_;
   take_over_view_ = false;
   m_.install_view(shared_view, removed, /*created_here=*/true);
