@@ -22,6 +22,7 @@ bool Roles::preferred(NodeId n) const {
 }
 
 bool View::contains_node(NodeId n) const {
+  if (!at_node.empty()) return n < at_node.size() && at_node[n] != kNoEntry;
   if (by_identity.size() == members.size()) {
     auto it = std::lower_bound(by_identity.begin(), by_identity.end(), n,
                                [&](uint32_t i, NodeId key) { return members[i].node < key; });
@@ -33,6 +34,12 @@ bool View::contains_node(NodeId n) const {
 }
 
 std::optional<size_t> View::index_of(const MemberId& m) const {
+  if (!at_node.empty()) {
+    if (m.node >= at_node.size()) return std::nullopt;
+    const uint32_t at = at_node[m.node];
+    if (at == kNoEntry) return std::nullopt;
+    if (at != kSeveralEntries) return members[at] == m ? std::optional<size_t>(at) : std::nullopt;
+  }
   if (by_identity.size() == members.size()) {
     auto it = std::lower_bound(by_identity.begin(), by_identity.end(), m,
                                [&](uint32_t i, const MemberId& key) { return members[i] < key; });
@@ -64,6 +71,17 @@ View make_view(int64_t id, std::vector<MemberId> members, const Roles& roles) {
   for (size_t i = 0; i < v.members.size(); ++i) v.by_identity[i] = uint32_t(i);
   std::stable_sort(v.by_identity.begin(), v.by_identity.end(),
                    [&](uint32_t a, uint32_t b) { return v.members[a] < v.members[b]; });
+  if (!v.members.empty()) {
+    NodeId top = 0;
+    for (const MemberId& m : v.members) top = std::max(top, m.node);
+    if (top != kNoNode) {
+      v.at_node.assign(size_t(top) + 1, View::kNoEntry);
+      for (size_t i = 0; i < v.members.size(); ++i) {
+        uint32_t& at = v.at_node[v.members[i].node];
+        at = at == View::kNoEntry ? uint32_t(i) : View::kSeveralEntries;
+      }
+    }
+  }
   v.lead = lead_member(v, roles);
   v.weight = view_weight(v, roles);  // from scratch: weighed_with is not set yet
   v.some_preferred = roles.partition_detection && roles.any_locator();
