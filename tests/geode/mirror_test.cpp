@@ -355,4 +355,33 @@ TEST(GeodeMirror, NetworkPartitionDetected) {
   EXPECT_EQ(h.model->recorder().disconnects(DisconnectReason::partition), 1u);
 }
 
+TEST(GeodeMirror, QuorumAtInstallIsCheckedAgainstEachMembersOwnPreviousView) {
+  // The install-time quorum check is memoised on the installed view per previous view
+  // (View::quorum_lost_from). Weights as above: m0 15 (lead), m1 30, m2 10, m3 10. View 3 =
+  // [m0, m2, m3] drops m1. m3 still holds the initial view (65): 30 < 32.5, it installs. m2
+  // installed view 2 = [m0, m1, m2] first (55): 30 >= 27.5, it shuts down. Either order of
+  // delivery must give each member its own answer (a memo keyed by the new view alone gives
+  // the second member the first member's).
+  GeodeConfig c = config(Profile::current, 4);
+  c.member_weights = {0, 20, 0, 0};
+  for (const bool m3_first : {true, false}) {
+    SCOPED_TRACE(m3_first ? "m3 installs first" : "m2 installs first");
+    Harness h(c);
+    auto v2 = std::make_shared<const View>(make_view(2, {mid(0), mid(1), mid(2)}, Roles{}));
+    auto v3 = std::make_shared<const View>(make_view(3, {mid(0), mid(2), mid(3)}, Roles{}));
+    h.at(at_ms(50), [&] { h.m(2).on_install_view(mid(0), v2, {mid(3)}); });
+    h.at(at_ms(100), [&] { h.m(m3_first ? 3 : 2).on_install_view(mid(0), v3, {mid(1)}); });
+    h.at(at_ms(101), [&] { h.m(m3_first ? 2 : 3).on_install_view(mid(0), v3, {mid(1)}); });
+    h.run_until(at_ms(102));
+    ASSERT_TRUE(h.m(3).view());
+    EXPECT_EQ(h.m(3).view()->id, 3);
+    EXPECT_FALSE(h.m(3).disconnected());
+    EXPECT_TRUE(h.m(2).disconnected());
+    const auto lost = h.first("quorum_lost_at_install", 2);
+    ASSERT_TRUE(lost);
+    EXPECT_EQ((*lost)["lost"], json::array({1}));
+    EXPECT_FALSE(h.first("quorum_lost_at_install", 3));
+  }
+}
+
 }  // namespace fdsim::geode::test
