@@ -38,6 +38,8 @@ std::string_view diagnosis_name(DiagnosisKind k) {
       return "oracle_periodic";
     case DiagnosisKind::periodic_no_diagnosis:
       return "periodic_no_diagnosis";
+    case DiagnosisKind::fixed_heartbeat:
+      return "fixed_heartbeat";
   }
   return "?";
 }
@@ -62,6 +64,7 @@ DiagnosisKind diagnosis_of(const std::string& s) {
   if (s == "fixed_on_silence") return DiagnosisKind::fixed_on_silence;
   if (s == "oracle_periodic") return DiagnosisKind::oracle_periodic;
   if (s == "periodic_no_diagnosis") return DiagnosisKind::periodic_no_diagnosis;
+  if (s == "fixed_heartbeat") return DiagnosisKind::fixed_heartbeat;
   return DiagnosisKind::none;
 }
 
@@ -72,7 +75,7 @@ DiagnosisKind diagnosis_of(const std::string& s) {
 const std::vector<std::string> kDiagnoses = {
     "none",           "fixed",          "fixed_periodic",        "fixed_on_silence",
     "oracle",         "oracle_extra",   "oracle_periodic",       "periodic_no_diagnosis",
-    "geode_ring",     "hou_shin",       "hou_shin_extra"};
+    "geode_ring",     "hou_shin",       "hou_shin_extra", "fixed_heartbeat"};
 
 // A key of an arm that only some diagnoses read (timeout_ms, period_ms, alpha), given on an arm
 // whose diagnosis does not: one problem naming the diagnoses that take it, instead of a bare
@@ -105,7 +108,7 @@ ArmConfig parse_arm(ObjectReader& a, size_t node_count, size_t buddy_size) {
   const std::string diagnosis = a.required_enumeration(
       "diagnosis", {"none", "fixed", "fixed_periodic", "fixed_on_silence", "oracle",
                     "oracle_extra", "oracle_periodic", "periodic_no_diagnosis", "geode_ring",
-                    "hou_shin", "hou_shin_extra"});  // kDiagnoses
+                    "hou_shin", "hou_shin_extra", "fixed_heartbeat"});  // kDiagnoses
   arm.diagnosis = diagnosis_of(diagnosis);
   if (a.has("diagnosis") && std::find(kDiagnoses.begin(), kDiagnoses.end(), diagnosis) !=
                                 kDiagnoses.end()) {
@@ -230,6 +233,7 @@ LoadSharingConfig parse_loadsharing_config(ObjectReader& workload, ObjectReader&
   cfg.transfer_give_up = Duration::from_seconds(ls.positive("transfer_give_up_s", 120.0, 0, 1e9));
   cfg.task_bytes = uint32_t(ls.integer("task_bytes", 256, 1, 1 << 30));
   cfg.broadcast_bytes = uint32_t(ls.integer("broadcast_bytes", 64, 1, 1 << 30));
+  cfg.heartbeat_bytes = uint32_t(ls.integer("heartbeat_bytes", 16, 1, 1 << 30));
   if (auto v = ls.optional_number("delay_allowance_ms", 0.0, 1e12))
     cfg.delay_allowance = Duration::from_ms(*v);
   if (auto v = ls.optional_number("send_margin_ms", 0.0, 1e12))

@@ -22,13 +22,13 @@
 // th_u (1), th_f (4), buddy_size
 // (10), broadcast_on (every_change | enter_u_or_o), transfers (true), max_hops (1),
 // transfer_transport (reliable | unreliable), transfer_give_up_s (120), task_bytes (256),
-// broadcast_bytes (64), delay_allowance_ms (default: q99 - min of the network delay),
+// broadcast_bytes (64), heartbeat_bytes (16), delay_allowance_ms (default: q99 - min of the network delay),
 // send_margin_ms (default: the delay allowance), loss_allowance (default: the configured loss
 // probability of each link; see loss_tolerance.h), estimation {arrival_prior_shape (1),
 // arrival_prior_exposure_s (1), execution_prior_shape (1), execution_prior_exposure_s (1),
 // forgetting_per_s (1 = no forgetting)}, geode_poll_ms (100), per_node_metrics (false),
 // arms [{name, diagnosis: none | fixed (timeout_ms) | fixed_periodic (period_ms, timeout_ms) |
-// fixed_on_silence (period_ms, timeout_ms) | oracle | oracle_extra (alpha 0.05) | oracle_periodic
+// fixed_on_silence (period_ms, timeout_ms) | fixed_heartbeat (period_ms, timeout_ms) | oracle | oracle_extra (alpha 0.05) | oracle_periodic
 // (period_ms) | periodic_no_diagnosis (period_ms) | geode_ring | hou_shin (alpha 0.05) |
 // hou_shin_extra (alpha 0.05)}] (default: one arm "none").
 
@@ -57,17 +57,22 @@ enum class DiagnosisKind : uint8_t {
   // of hou_shin_extra, and periodic broadcasts with perfect / with no diagnosis.
   fixed_on_silence,
   oracle_periodic,
-  periodic_no_diagnosis
+  periodic_no_diagnosis,
+  // fixed_periodic's cheap twin (issue 38): every period a heartbeat that carries no state
+  // (liveness only, heartbeat_bytes on the wire); state travels only in the region-change and
+  // recovery broadcasts every arm sends.
+  fixed_heartbeat
 };
 std::string_view diagnosis_name(DiagnosisKind k);
 
 struct ArmConfig {
   std::string name;
   DiagnosisKind diagnosis = DiagnosisKind::none;
-  // fixed, fixed_periodic, fixed_on_silence: silence after the last message before suspecting.
+  // fixed, fixed_periodic, fixed_on_silence, fixed_heartbeat: silence after the last message
+  // before suspecting.
   Duration timeout;
   // fixed_periodic, oracle_periodic, periodic_no_diagnosis: every node broadcasts its state this
-  // often; fixed_on_silence: a node broadcasts its state once this long has passed since its
+  // often; fixed_heartbeat: every node sends a stateless heartbeat this often; fixed_on_silence: a node broadcasts its state once this long has passed since its
   // last broadcast of any kind.
   Duration period;
   double alpha = 0.05;  // hou_shin*, oracle_extra: false-diagnosis probability bound of the test
@@ -88,18 +93,21 @@ struct ArmConfig {
     return diagnosis == DiagnosisKind::oracle || diagnosis == DiagnosisKind::oracle_extra ||
            diagnosis == DiagnosisKind::oracle_periodic;
   }
-  // Every node broadcasts every `period` from its start or recovery (kind `periodic`).
+  // Every node sends every `period` from its start or recovery: its state (kind `periodic`), or
+  // a heartbeat without state (fixed_heartbeat).
   bool sends_periodic() const {
-    return diagnosis == DiagnosisKind::fixed_periodic ||
+    return diagnosis == DiagnosisKind::fixed_periodic || sends_heartbeat() ||
            diagnosis == DiagnosisKind::oracle_periodic ||
            diagnosis == DiagnosisKind::periodic_no_diagnosis;
   }
+  // The periodic message carries no state (fixed_heartbeat).
+  bool sends_heartbeat() const { return diagnosis == DiagnosisKind::fixed_heartbeat; }
   // A node broadcasts (kind `extra`) once `period` has passed since its last broadcast.
   bool sends_on_silence() const { return diagnosis == DiagnosisKind::fixed_on_silence; }
   // Observers suspect after a fixed silence of `timeout`.
   bool fixed_silence() const {
     return diagnosis == DiagnosisKind::fixed || diagnosis == DiagnosisKind::fixed_periodic ||
-           diagnosis == DiagnosisKind::fixed_on_silence;
+           diagnosis == DiagnosisKind::fixed_on_silence || sends_heartbeat();
   }
   // Observers suspect after a silence (the fixed ones, hou_shin, hou_shin_extra).
   bool times_silence() const { return fixed_silence() || uses_hou_shin_timeout(); }
@@ -146,6 +154,7 @@ struct LoadSharingConfig {
   Duration transfer_give_up = Duration::s(120);
   uint32_t task_bytes = 256;
   uint32_t broadcast_bytes = 64;
+  uint32_t heartbeat_bytes = 16;  // fixed_heartbeat's heartbeat: sender, incarnation, sequence
   std::optional<Duration> delay_allowance;  // nullopt: q99 - min of the network delay
   std::optional<Duration> send_margin;      // nullopt: the delay allowance
   std::optional<double> loss_allowance;     // nullopt: the link's configured loss probability

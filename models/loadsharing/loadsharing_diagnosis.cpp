@@ -303,7 +303,10 @@ void LoadSharingModel::arm_periodic_broadcast(NodeId n) {
   const uint64_t generation = nodes_[n].periodic_generation;
   world_.hosts.schedule_after(n, arm_.period, kind_periodic_, [this, n, generation] {
     if (nodes_[n].periodic_generation != generation) return;
-    broadcast(n, BroadcastKind::periodic);
+    if (arm_.sends_heartbeat())
+      send_heartbeat(n);
+    else
+      broadcast(n, BroadcastKind::periodic);
     arm_periodic_broadcast(n);
   });
 }
@@ -319,6 +322,7 @@ void LoadSharingModel::on_broadcast(NodeId observer, size_t k, const Broadcast& 
     case DiagnosisKind::fixed:
     case DiagnosisKind::fixed_periodic:
     case DiagnosisKind::fixed_on_silence:
+    case DiagnosisKind::fixed_heartbeat:
     case DiagnosisKind::hou_shin:
     case DiagnosisKind::hou_shin_extra:
       if (recorder_.suspected(observer, k)) {
@@ -335,6 +339,29 @@ void LoadSharingModel::on_broadcast(NodeId observer, size_t k, const Broadcast& 
     case DiagnosisKind::geode_ring:
       break;
   }
+}
+
+void LoadSharingModel::send_heartbeat(NodeId n) {
+  const std::vector<NodeId>& obs = graph_.observers(n);
+  if (tracing()) trace(n, "heartbeat", {{"observers", obs.size()}});
+  for (size_t k = 0; k < obs.size(); ++k) {
+    const NodeId to = obs[k];
+    world_.net.send_unreliable(n, to, msg_heartbeat_, cfg_.heartbeat_bytes,
+                               [this, to, k, n] { on_heartbeat(to, k, n); });
+  }
+}
+
+void LoadSharingModel::on_heartbeat(NodeId observer, size_t k, NodeId sender) {
+  // Liveness only: the silence restarts now, the suspicion (if any) is withdrawn, and the state
+  // the observer holds for the sender (views_[p].last, .known) stays what the last broadcast
+  // said. A heartbeat overtaken by a later broadcast still restarts the silence: the sender was
+  // alive when it sent it, and receipt time is what the fixed timeout counts from.
+  views_[pair(observer, k)].received = sim_.now();
+  if (recorder_.suspected(observer, k)) {
+    recorder_.set(sim_.now(), observer, k, false);
+    if (tracing()) trace(observer, "trust", {{"target", sender}});
+  }
+  arm_silence_timer(observer, k);
 }
 
 }  // namespace fdsim::loadsharing

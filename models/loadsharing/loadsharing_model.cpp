@@ -61,6 +61,8 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
     msg_broadcast_[k] =
         world_.net.type("ls.broadcast." + std::string(broadcast_kind_name(BroadcastKind(k))));
   msg_transfer_ = world_.net.type("ls.transfer");
+  // Only the arm that sends heartbeats has the type, so no other arm's traffic table changes.
+  if (arm_.sends_heartbeat()) msg_heartbeat_ = world_.net.type("ls.heartbeat");
 
   const size_t pairs = cfg_.node_count * graph_.buddy_count();
   views_.resize(pairs);

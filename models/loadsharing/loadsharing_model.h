@@ -183,6 +183,10 @@ class LoadSharingModel : public Model, private net::HostListener {
   void arm_periodic_broadcast(NodeId n);
   void arm_silence_broadcast(NodeId n);
   void on_broadcast(NodeId observer, size_t k, const Broadcast& b);
+  // fixed_heartbeat: node n's stateless heartbeat to its observers, and its receipt (liveness
+  // only: the observer's view of n's state is left as it is).
+  void send_heartbeat(NodeId n);
+  void on_heartbeat(NodeId observer, size_t k, NodeId sender);
   void arm_silence_timer(NodeId observer, size_t k);
   void on_silence(NodeId observer, size_t k);
   bool suspected_now(NodeId observer, size_t k);
@@ -235,6 +239,7 @@ class LoadSharingModel : public Model, private net::HostListener {
       kind_extra_, kind_transfer_guard_, kind_poll_, kind_periodic_, kind_extra_check_;
   net::MsgType msg_broadcast_[kBroadcastKindCount];
   net::MsgType msg_transfer_;
+  net::MsgType msg_heartbeat_{};  // fixed_heartbeat only (registered only for that arm)
 };
 
 }  // namespace fdsim::loadsharing

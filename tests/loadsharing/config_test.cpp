@@ -97,8 +97,8 @@ TEST(LoadSharingConfig, AKeyOfOtherDiagnosesNamesTheDiagnosesThatTakeIt) {
                                     "take alpha"));
   EXPECT_TRUE(has_problem(problems, "$.load_sharing.arms[1].period_ms: unknown key for "
                                     "diagnosis \"oracle\": only fixed_periodic, "
-                                    "fixed_on_silence, oracle_periodic, periodic_no_diagnosis "
-                                    "take period_ms"));
+                                    "fixed_on_silence, oracle_periodic, periodic_no_diagnosis, "
+                                    "fixed_heartbeat take period_ms"));
   EXPECT_EQ(problems.size(), 2u);
 }
 

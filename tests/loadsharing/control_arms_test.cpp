@@ -156,5 +156,64 @@ TEST(PeriodicControlArms, SameHeartbeatsAsFixedPeriodic_OracleDiagnosis_OrNoDiag
   EXPECT_GT(m["fp"]["detections_count"].get<int>(), 0);
 }
 
+// fixed_heartbeat (fixed_periodic's cheap twin, issue 38): the same instants as fixed_periodic's
+// periodic broadcasts, liveness only. On idle nodes (no state changes) it detects exactly as
+// fixed_periodic does; each heartbeat is heartbeat_bytes on the wire.
+TEST(FixedHeartbeatArm, IdleNodesHeartbeatAtThePeriodicInstantsAndDetectLikeFixedPeriodic) {
+  const json fh = {{"name", "fh"}, {"diagnosis", "fixed_heartbeat"}, {"period_ms", 1000},
+                   {"timeout_ms", 2500}};
+  const json fp = {{"name", "fp"}, {"diagnosis", "fixed_periodic"}, {"period_ms", 1000},
+                   {"timeout_ms", 2500}};
+  ArmRun h(kIdle, fh, 3, 2, 20.0), p(kIdle, fp, 3, 2, 20.0);
+  h.crash(5.5, 10.5, 0);
+  p.crash(5.5, 10.5, 0);
+  const json mh = h.h->run(), mp = p.h->run();
+  std::vector<std::pair<SimTime, NodeId>> beats;
+  for (const auto& b : h.trace.of_kind("heartbeat")) beats.push_back({b.t, b.node});
+  EXPECT_EQ(beats, p.broadcasts("periodic"));
+  EXPECT_EQ(beats.size(), 2u * 20u + 14u);  // 1..20 s; node 0: 1..5 s, 11.5..19.5 s
+  EXPECT_TRUE(h.broadcasts("periodic").empty());
+  // Node 0 last heard at 5.001 s: suspected 2.5 s (+ 1 ns) later by both observers, as by
+  // fixed_periodic.
+  const auto sh = h.trace.of_kind("suspect"), sp = p.trace.of_kind("suspect");
+  ASSERT_EQ(sh.size(), 2u);
+  ASSERT_EQ(sp.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(sh[i].t, at_s(7.501) + Duration::ns(1));
+    EXPECT_EQ(sh[i].t, sp[i].t);
+    EXPECT_EQ(sh[i].fields["target"], 0);
+  }
+  EXPECT_EQ(mh["detections_count"], 2);
+  EXPECT_EQ(mh["false_suspicions_count"], 0);
+  // Heartbeats are not state broadcasts.
+  EXPECT_EQ(mh["broadcasts_periodic_count"], 0);
+  EXPECT_GT(mp["broadcasts_periodic_count"].get<int>(), 0);
+}
+
+// A heartbeat carries no state, and leaves the state an observer holds as the last broadcast
+// set it: with a timeout longer than the run (never a suspicion) and lossless links, a
+// fixed_heartbeat arm decides every task exactly as a `fixed` arm with the same timeout. So does
+// fixed_periodic: without loss no region change is missed, and the decisions read the sender's
+// region, which every arm broadcasts on each change; the periodic state is worth something only
+// where a region-change broadcast can be lost. (Constant 1 ms links, no loss: the beats draw no
+// random numbers.)
+TEST(FixedHeartbeatArm, HeartbeatsLeaveTheObserversStateAsTheBroadcastsSetIt) {
+  const json fh = {{"name", "fh"}, {"diagnosis", "fixed_heartbeat"}, {"period_ms", 500},
+                   {"timeout_ms", 1e9}};
+  const json fx = {{"name", "fx"}, {"diagnosis", "fixed"}, {"timeout_ms", 1e9}};
+  const json fp = {{"name", "fp"}, {"diagnosis", "fixed_periodic"}, {"period_ms", 500},
+                   {"timeout_ms", 1e9}};
+  ArmRun h(kLoaded, fh, 8, 4, 900.0), x(kLoaded, fx, 8, 4, 900.0), p(kLoaded, fp, 8, 4, 900.0);
+  const json mh = h.h->run(), mx = x.h->run(), mp = p.h->run();
+  EXPECT_GT(h.trace.of_kind("heartbeat").size(), 8u * 1700u);
+  const char* keys[] = {"tasks_arrived_count", "tasks_completed_on_time_count",
+                        "tasks_missed_count", "transfers_delivered_count"};
+  for (const char* k : keys) {
+    EXPECT_EQ(mh[k], mx[k]) << k;
+    EXPECT_EQ(mp[k], mx[k]) << k;
+  }
+  EXPECT_GT(mx["transfers_delivered_count"].get<int>(), 100);
+}
+
 }  // namespace
 }  // namespace fdsim::loadsharing

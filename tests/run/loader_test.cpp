@@ -196,7 +196,7 @@ TEST(Loader, LoadSharingUnknownDiagnosis) {
                                "\"none\", \"fixed\", \"fixed_periodic\", \"fixed_on_silence\", "
                                "\"oracle\", \"oracle_extra\", \"oracle_periodic\", "
                                "\"periodic_no_diagnosis\", \"geode_ring\", \"hou_shin\", "
-                               "\"hou_shin_extra\", got the string "
+                               "\"hou_shin_extra\", \"fixed_heartbeat\", got the string "
                                "\"psychic\""});
 }
 
