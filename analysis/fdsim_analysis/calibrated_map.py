@@ -13,10 +13,17 @@ Design format (every key required unless a default is given; unknown keys are er
   metric path, the cost), adaptive_arm, none_arm, oracle_arm: arm names of the base.
 - calibration: {tolerance_rel, pilot_replications, max_iterations}: the settings of every
   calibrated axis (docs/sweeps.md, "Calibrated axes").
-- calibrated: [{arm, path, bracket, linked (optional)}]: one calibrated axis per fixed arm,
-  each solved so that the arm's mean cost equals the adaptive arm's on the same pilot runs
-  (target {"arm": adaptive_arm}: the budget is the adaptive arm's own cost, no tolerance
-  beyond the calibration's).
+- calibrated: [{arm, path, bracket, linked (optional), pilot_replications (optional),
+  if_unreachable (optional)}]: one calibrated axis per fixed arm, each solved so that the arm's
+  mean cost equals the adaptive arm's on the same pilot runs (target {"arm": adaptive_arm}: the
+  budget is the adaptive arm's own cost, no tolerance beyond the calibration's).
+  pilot_replications overrides calibration.pilot_replications for that arm (an arm whose cost
+  varies with the crashes needs more pilots to hit the budget on other seeds).
+  if_unreachable: {"value": v, "why": text}: a family whose cost cannot reach the budget in
+  some regimes (its cheapest setting costs more): where fdsim refuses its calibration (the target
+  is not bracketed, or the cost is not monotone over the bracket), the arm runs at `value` and is
+  left out of the baseline pool of that regime, with fdsim's refusal line recorded (excluded.csv);
+  without if_unreachable such a refusal fails the regime.
 - replication: {block, min_blocks, cap, level, margin_share}: the precision rule
   (inference.replications_needed) and the family level of the verdicts.
 - regimes: [{key, class ("stress" | "realistic"), label, set: {JSON path: value},
@@ -64,7 +71,7 @@ COST_TOLERANCE_REL = 0.005   # the achieved cost a calibrated arm must be within
 _TOP = {"name", "description", "base", "metric", "cost_metric", "adaptive_arm", "none_arm",
         "oracle_arm", "calibration", "calibrated", "replication", "regimes"}
 _CAL = {"tolerance_rel", "pilot_replications", "max_iterations"}
-_AXIS = {"arm", "path", "bracket", "linked"}
+_AXIS = {"arm", "path", "bracket", "linked", "pilot_replications", "if_unreachable"}
 _REP = {"block", "min_blocks", "cap", "level", "margin_share"}
 _REGIME = {"key", "class", "label", "set", "brackets", "brackets_why"}
 
@@ -115,7 +122,15 @@ def load_design(path):
     arms = set()
     for i, a in enumerate(d["calibrated"]):
         w = f"$.calibrated[{i}]"
-        _keys(path, w, a, _AXIS, optional=("linked",))
+        _keys(path, w, a, _AXIS, optional=("linked", "pilot_replications", "if_unreachable"))
+        if "pilot_replications" in a:
+            _number(path, w + ".pilot_replications", a["pilot_replications"], 1, 1000, True)
+        if "if_unreachable" in a:
+            u = a["if_unreachable"]
+            _keys(path, w + ".if_unreachable", u, {"value", "why"})
+            _number(path, w + ".if_unreachable.value", u["value"], -1e300, 1e300)
+            if not isinstance(u["why"], str) or not u["why"]:
+                _fail(path, w + ".if_unreachable.why", "expected a non-empty string")
         if not isinstance(a["arm"], str) or a["arm"] in arms:
             _fail(path, w + ".arm", "expected a string naming a distinct arm")
         arms.add(a["arm"])
@@ -180,9 +195,10 @@ def _axis_name(path):
     return path.replace("$.", "").replace(".", "_").replace("[", "_").replace("]", "")
 
 
-def regime_sweep(design, key, block, replications, solved=None):
+def regime_sweep(design, key, block, replications, solved=None, excluded=()):
     """The fdsim sweep document of one regime and block: single-valued axes for the seed and the
-    regime's `set` leaves, then (discovery) one calibrated axis per fixed arm or (held-out) the
+    regime's `set` leaves, then (discovery) one calibrated axis per fixed arm (an arm in
+    `excluded`: its if_unreachable value and linked leaves, single-valued) or (held-out) the
     leaves in `solved` ({path: value}, from the discovery's resolved configuration)."""
     g = regime(design, key)
     if block not in BLOCKS:
@@ -192,10 +208,19 @@ def regime_sweep(design, key, block, replications, solved=None):
     axes += [{"name": _axis_name(p), "path": p, "values": [v]} for p, v in g["set"].items()]
     if block == "discovery":
         for a in design["calibrated"]:
+            if a["arm"] in excluded:
+                x = a["if_unreachable"]["value"]
+                axes.append({"name": a["arm"], "path": a["path"], "values": [x]})
+                axes += [{"name": _axis_name(l["path"]), "path": l["path"],
+                          "values": [round(l.get("scale", 1.0) * x + l.get("offset", 0.0), 6)]}
+                         for l in a.get("linked", [])]
+                continue
             cal = {"arm": a["arm"], "metric": design["cost_metric"],
                    "target": {"arm": design["adaptive_arm"]},
                    "bracket": g.get("brackets", {}).get(a["arm"], a["bracket"])}
             cal.update(design["calibration"])
+            if "pilot_replications" in a:
+                cal["pilot_replications"] = a["pilot_replications"]
             if a.get("linked"):
                 cal["linked"] = a["linked"]
             axes.append({"name": a["arm"], "path": a["path"], "calibrate": cal})
@@ -313,6 +338,8 @@ class RegimeResult:
     holdout_crashes: float = 0.0
     family_diffs: Dict[str, List[float]] = field(default_factory=dict)
     note: str = ""
+    # Calibrated arms left out of the baseline pool: {arm: fdsim's refusal of its calibration}.
+    excluded: Dict[str, str] = field(default_factory=dict)
 
 
 def _by_rep(rows, arm):
@@ -331,8 +358,10 @@ def _mean(xs):
     return math.fsum(xs) / len(xs) if xs else None
 
 
-def summarise_regime(design, key, rows):
-    """RegimeResult of one regime from its rows (discovery, and held-out when present)."""
+def summarise_regime(design, key, rows, excluded=None):
+    """RegimeResult of one regime from its rows (discovery, and held-out when present);
+    `excluded`: {arm: reason} of the calibrated arms left out of the baseline pool (their rows
+    are summarised, never picked)."""
     g = regime(design, key)
     disc = [r for r in rows if r["regime"] == key and r["block"] == "discovery"]
     held = [r for r in rows if r["regime"] == key and r["block"] == "held-out"]
@@ -354,14 +383,15 @@ def summarise_regime(design, key, rows):
             arms[a].cost_error_rel = arms[a].cost_mean / budget - 1.0
     n = arms[ad].n
     crashes = math.fsum(r["crashes"] or 0.0 for r in disc if r["arm"] == ad)
-    res = RegimeResult(key, g["class"], g["label"], n, budget, arms, crashes, None, None)
+    res = RegimeResult(key, g["class"], g["label"], n, budget, arms, crashes, None, None,
+                       excluded=dict(excluded or {}))
     try:
         res.margin = value_of_detection_margin(arms[design["none_arm"]].metric_mean,
                                                arms[design["oracle_arm"]].metric_mean,
                                                design["replication"]["margin_share"])
     except ValueError as e:
         res.note = f"no margin: {e}"
-    eligible = [a for a in fixed_arms(design) if a in arms]
+    eligible = [a for a in fixed_arms(design) if a in arms and a not in res.excluded]
     if eligible:
         res.pick = min(eligible, key=lambda a: (arms[a].metric_mean, a))
         res.diffs = _paired_points(disc, res.pick, ad)

@@ -13,6 +13,9 @@ Contract of write_outputs(design, rows, calibration_rows, out_dir):
   discovery and held-out intervals drawn are the very intervals of the table.
 - calibration_csv(calibration) -> the text of calibration.csv (regime, arm, leaf, solved value,
   linked leaves, pilot arm mean, pilot target mean, relative error, evaluations).
+- excluded_csv(excluded) -> the text of excluded.csv (regime, arm, fdsim's refusal of the arm's
+  calibration): the arms left out of a regime's baseline pool because their cost cannot reach
+  the budget (calibrated_map.py, if_unreachable); the tables show them apart.
 Intervals are the Student-t intervals at the Sidak confidence of regime_verdicts.
 """
 
@@ -58,6 +61,26 @@ def failures_csv(failures):
     return buf.getvalue()
 
 
+def excluded_csv(excluded):
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(("regime", "arm", "refusal"))
+    for k in sorted(excluded):
+        for arm in sorted(excluded[k]):
+            w.writerow((k, arm, excluded[k][arm]))
+    return buf.getvalue()
+
+
+def read_excluded_csv(path):
+    out = {}
+    if not os.path.exists(path):
+        return out
+    with open(path, newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            out.setdefault(r["regime"], {})[r["arm"]] = r["refusal"]
+    return out
+
+
 def read_failures_csv(path):
     if not os.path.exists(path):
         return {}
@@ -70,10 +93,12 @@ def read_calibration_csv(path):
         return list(csv.DictReader(f))
 
 
-def analyse(design, rows):
+def analyse(design, rows, excluded=None):
     """(results, verdicts by key): every regime's RegimeResult, and the RegimeVerdict of each
-    regime with a margin."""
-    results = [cm.summarise_regime(design, g["key"], rows) for g in design["regimes"]
+    regime with a margin; `excluded`: {regime: {arm: refusal}} (excluded_csv)."""
+    excluded = excluded or {}
+    results = [cm.summarise_regime(design, g["key"], rows, excluded.get(g["key"]))
+               for g in design["regimes"]
                if any(r["regime"] == g["key"] for r in rows)]
     with_margin = [r for r in results if r.margin is not None]
     verdicts = regime_verdicts([cm.comparison(r) for r in with_margin],
@@ -102,7 +127,7 @@ MAP_COLUMNS = ("regime", "class", "label", "n", "crashes", "holdout_n", "holdout
 def _map_row(design, res, v):
     arms = res.arms
     errs = [abs(arms[a].cost_error_rel) for a in cm.fixed_arms(design)
-            if a in arms and arms[a].cost_error_rel is not None]
+            if a in arms and a not in res.excluded and arms[a].cost_error_rel is not None]
     none_m, orc_m = arms[design["none_arm"]].metric_mean, arms[design["oracle_arm"]].metric_mean
     pick = arms.get(res.pick)
     return {"regime": res.key, "class": res.cls, "label": res.label, "n": res.n,
@@ -187,6 +212,25 @@ def map_table(design, rows, failures=None):
     return "\n".join(out) + "\n"
 
 
+def excluded_table(design, results):
+    """The arms left out of some regime's pool, with the cost they reach (families.md)."""
+    out = []
+    for res in results:
+        for a in sorted(res.excluded):
+            s = res.arms.get(a)
+            out.append(f"| {res.label} | {a} | "
+                       f"{100 * s.cost_error_rel:+.2f} % | {_f(s.metric_mean)} | "
+                       f"{res.excluded[a]} |" if s else f"| {res.label} | {a} | | | "
+                       f"{res.excluded[a]} |")
+    if not out:
+        return ""
+    return ("\n".join(["", "Left out of the baseline pool (their cost cannot be brought down to "
+                       "the budget: fdsim refused the calibration; the arm ran at its "
+                       "`if_unreachable` value, whose cost error and P(df) are shown):", "",
+                       "| regime | arm | cost error | P(df) % | fdsim's refusal |",
+                       "|---|---|---|---|---|"] + out) + "\n")
+
+
 def families_table(design, results, calibration_rows, confidence):
     leaf = {(c["regime"], c["arm"]): c for c in calibration_rows}
     out = ["| regime | arm | solved (ms) | linked | cost error | P(df) % | Δ points vs adaptive |",
@@ -204,7 +248,8 @@ def families_table(design, results, calibration_rows, confidence):
             linked = c.get("linked", "").split("=")[-1] if c.get("linked") else ""
             solved = f"{float(c['solved']):.0f}" if c else ""
             linked = f"{float(linked):.0f}" if linked else ""
-            out.append(f"| | {a}{' (pick)' if a == res.pick else ''} | {solved} | {linked} | "
+            tag = " (pick)" if a == res.pick else " (left out)" if a in res.excluded else ""
+            out.append(f"| | {a}{tag} | {solved} | {linked} | "
                        f"{100 * s.cost_error_rel:+.2f} % | {_f(s.metric_mean)} | "
                        f"{_pm(*iv) if iv else ''} |")
     out += ["", "Solved: the calibrated period P; "
@@ -212,12 +257,13 @@ def families_table(design, results, calibration_rows, confidence):
             "long ones). Δ = P(df) of the arm − P(df) of the adaptive arm over the discovery "
             "replications, interval at the verdicts' confidence (no verdict: only the pick is "
             "tested)."]
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + excluded_table(design, results)
 
 
-def write_outputs(design, rows, calibration_rows, out_dir, formats=("png",), failures=None):
+def write_outputs(design, rows, calibration_rows, out_dir, formats=("png",), failures=None,
+                  excluded=None):
     from .plotting import save_figure
-    results, verdicts = analyse(design, rows)
+    results, verdicts = analyse(design, rows, excluded)
     mrows = map_rows(design, results, verdicts)
     conf = simultaneous_confidence(design["replication"]["level"], len(design["regimes"]))
     os.makedirs(out_dir, exist_ok=True)

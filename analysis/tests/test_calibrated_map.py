@@ -41,7 +41,8 @@ class DesignFile(unittest.TestCase):
             base = json.load(f)
         kinds = {a["name"]: a["diagnosis"] for a in base["load_sharing"]["arms"]}
         families = {kinds[a] for a in cm.fixed_arms(d)}
-        self.assertEqual(families, {"fixed_on_silence", "fixed_periodic"})
+        self.assertEqual(families, {"fixed_on_silence", "fixed_periodic", "fixed_heartbeat",
+                                    "geode_ring"})
         # Every calibrated path names the arm it calibrates.
         for a in d["calibrated"]:
             i, leaf = cm._arm_index(a["path"])
@@ -134,11 +135,14 @@ class Sweeps(unittest.TestCase):
                 {"period_ms": 8000.0, "timeout_ms": 20000.0},
                 {"period_ms": 30000.0, "timeout_ms": 31000.0},
                 {"period_ms": 32000.0, "timeout_ms": 80000.0},
+                {"period_ms": 33000.0, "timeout_ms": 34000.0},
+                {"period_ms": 35000.0, "timeout_ms": 87500.0},
                 {"member_timeout_ms": 28000.0}]
         got = cm.solved_leaves(self.d, {"load_sharing": {"arms": arms}})
         self.assertEqual(got["$.load_sharing.arms[4].timeout_ms"], 20000.0)
         self.assertEqual(got["$.load_sharing.arms[6].period_ms"], 32000.0)
-        self.assertEqual(len(got), 8)
+        self.assertEqual(got["$.load_sharing.arms[9].member_timeout_ms"], 28000.0)
+        self.assertEqual(len(got), 13)
 
 
 def _rows(design, key, block, table):
@@ -240,8 +244,9 @@ class FailedRegimes(unittest.TestCase):
                     "the target is not bracketed: widen the bracket'\nexit 2\n")
         os.chmod(fake, 0o755)
         with open(os.path.join(tmp, "log"), "w") as log:
-            rows, cal, cpu, failures = runner.run_map(d, fake, os.path.join(tmp, "w"), 1, log,
-                                                      keys=["S", "R"])
+            rows, cal, cpu, failures, excluded = runner.run_map(d, fake, os.path.join(tmp, "w"),
+                                                                1, log, keys=["S", "R"])
+        self.assertEqual(excluded, {})
         self.assertEqual(rows, [])
         self.assertEqual(sorted(failures), ["R", "S"])
         self.assertIn("$.axes[5].calibrate.bracket", failures["S"])
@@ -254,6 +259,85 @@ class FailedRegimes(unittest.TestCase):
         with self.assertRaises(AnalysisInputError):   # the reduced check fails at once
             with open(os.path.join(tmp, "log2"), "w") as log:
                 runner.run_map(d, fake, os.path.join(tmp, "w2"), 1, log, keys=["S"], fixed_n=4)
+
+
+class UnreachableArms(unittest.TestCase):
+    """An arm with if_unreachable whose calibration fdsim refuses as unreachable is left out of
+    the pool (the shipped design's geode_ring), and the sweep restarts with it fixed."""
+    LINE = ("x.json: $.axes[9].calibrate.bracket: point 0 ($.seed = 1): the target is not "
+            "bracketed: arm mean of traffic.messages_per_node_s is 5.9 at "
+            "$.load_sharing.arms[9].member_timeout_ms = 2000 and 5.4 at 40000, target 5.3 "
+            "(mean of arm hou_shin_extra_a0.05): widen the bracket")
+
+    def setUp(self):
+        self.d = cm.load_design(DESIGN)
+        self.geode = next(a for a in self.d["calibrated"] if a["arm"] == "geode_ring")
+
+    def test_the_refusal_names_the_arm_only_when_it_cannot_reach_the_budget(self):
+        from fdsim_analysis import calibrated_map_run as runner
+        self.assertEqual(runner.unreachable_arm(self.d, self.LINE, {}), "geode_ring")
+        self.assertIsNone(runner.unreachable_arm(self.d, self.LINE, {"geode_ring": "x"}))
+        other = self.LINE.replace("arms[9].member_timeout_ms", "arms[3].period_ms")
+        self.assertIsNone(runner.unreachable_arm(self.d, other, {}))  # no if_unreachable
+        self.assertIsNone(runner.unreachable_arm(
+            self.d, self.LINE.replace("the target is not bracketed", "cannot read"), {}))
+
+    def test_an_excluded_arm_runs_at_its_value_and_is_never_the_pick(self):
+        doc = cm.regime_sweep(self.d, "S", "discovery", 12, excluded={"geode_ring": "r"})
+        ax = next(a for a in doc["axes"] if a["path"] == self.geode["path"])
+        self.assertEqual(ax["values"], [self.geode["if_unreachable"]["value"]])
+        self.assertNotIn("calibrate", ax)
+        cal = [a for a in doc["axes"] if "calibrate" in a]
+        self.assertEqual(len(cal), len(self.d["calibrated"]) - 1)
+        full = cm.regime_sweep(self.d, "S", "discovery", 12)
+        g = next(a for a in full["axes"] if a["path"] == self.geode["path"])
+        self.assertEqual(g["calibrate"]["pilot_replications"], self.geode["pilot_replications"])
+        # The geode arm fails fewest tasks but is left out: the pick is the best other arm.
+        table = {a: [(0.05, 5.0)] * 3 for a in ("none", "oracle", self.d["adaptive_arm"])}
+        table["none"] = [(0.08, 5.0)] * 3
+        table["oracle"] = [(0.01, 5.0)] * 3
+        for i, a in enumerate(cm.fixed_arms(self.d)):
+            table[a] = [(0.06 + 0.001 * i, 5.0)] * 3
+        table["geode_ring"] = [(0.001, 5.3)] * 3
+        rows = _rows(self.d, "S", "discovery", table)
+        self.assertEqual(cm.summarise_regime(self.d, "S", rows).pick, "geode_ring")
+        res = cm.summarise_regime(self.d, "S", rows, {"geode_ring": "unreachable"})
+        self.assertEqual(res.pick, cm.fixed_arms(self.d)[0])
+        self.assertNotIn("geode_ring", res.family_diffs)
+        out = tempfile.mkdtemp()
+        mrows = report.write_outputs(self.d, rows, [], out, formats=(),
+                                     excluded={"S": {"geode_ring": "unreachable"}})
+        self.assertEqual(mrows[0]["max_abs_cost_error_rel"], 0.0)  # +6 % of geode not counted
+        with open(os.path.join(out, "families.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("geode_ring (left out)", text)
+        self.assertIn("| geode_ring | +6.00 % |", text)
+        path = os.path.join(out, "excluded.csv")
+        with open(path, "w") as f:
+            f.write(report.excluded_csv({"S": {"geode_ring": "unreachable"}}))
+        self.assertEqual(report.read_excluded_csv(path), {"S": {"geode_ring": "unreachable"}})
+
+    def test_the_runner_restarts_the_sweep_without_the_unreachable_calibration(self):
+        from fdsim_analysis import calibrated_map_run as runner
+        tmp = tempfile.mkdtemp()
+        fake = os.path.join(tmp, "fdsim")
+        # Refuses the geode calibration as unreachable while the sweep calibrates it; then
+        # refuses the sweep for another reason (so the regime fails after the restart).
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\n/usr/bin/python3 - \"$2\" <<'PY'\nimport json, sys\n"
+                    "d = json.load(open(sys.argv[1]))\n"
+                    "g = [a for a in d['axes'] if a['path'].endswith('arms[9].member_timeout_ms')]\n"
+                    f"print({self.LINE!r} if 'calibrate' in g[0] else 'x.json: other failure')\n"
+                    "PY\nexit 2\n")
+        os.chmod(fake, 0o755)
+        with open(os.path.join(tmp, "log"), "w") as log:
+            _, _, _, failures, _ = runner.run_map(self.d, fake, os.path.join(tmp, "w"), 1, log,
+                                                  keys=["S"])
+        self.assertIn("other failure", failures["S"])
+        ex = runner.read_excluded(os.path.join(tmp, "w"), "S")
+        self.assertEqual(list(ex), ["geode_ring"])
+        self.assertIn("the target is not bracketed", ex["geode_ring"])
+        self.assertFalse(ex["geode_ring"].startswith("x.json"))
 
 
 if __name__ == "__main__":

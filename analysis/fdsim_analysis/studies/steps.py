@@ -214,8 +214,8 @@ def calibrated_regime_map(ctx, design, small, into=""):
     jobs = getattr(ctx, "jobs", 1)
     if ctx.small:
         key, n = small["regime"], int(small["replications"])
-        rows, cal, _, _ = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log, keys=[key],
-                                         fixed_n=n)
+        rows, cal, _, _, ex = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log, keys=[key],
+                                             fixed_n=n)
         committed = cm.read_rows_csv(_in_out(ctx, os.path.join(into, "replications.csv")))
         want = [r for r in committed if r["regime"] == key and r["block"] == "discovery"
                 and r["replication"] < n]
@@ -228,14 +228,19 @@ def calibrated_regime_map(ctx, design, small, into=""):
         if mine != theirs:
             raise CheckMismatch(f"calibration.csv: the rerun calibration of regime {key} "
                                 f"differs from the committed one:\n  {mine}\n  {theirs}")
+        excluded = report.read_excluded_csv(_in_out(ctx, os.path.join(into, "excluded.csv")))
+        if ex.get(key, {}) != excluded.get(key, {}):
+            raise CheckMismatch(f"excluded.csv: the rerun of regime {key} leaves out "
+                                f"{ex.get(key, {})}, the committed file {excluded.get(key, {})}")
         report.write_outputs(d, committed, report.read_calibration_csv(
             _in_out(ctx, os.path.join(into, "calibration.csv"))), os.path.join(ctx.out, into),
-            failures=report.read_failures_csv(_in_out(ctx, os.path.join(into, "failures.csv"))))
+            failures=report.read_failures_csv(_in_out(ctx, os.path.join(into, "failures.csv"))),
+            excluded=excluded)
         return None
-    _, _, _, failures = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log)
+    _, _, _, failures, _ = runner.run_map(d, ctx.fdsim, work, jobs, ctx.log)
     # The files are made from what the work folder holds (runner.collect): the same as the
     # rows just run, and also right when a regime was run again on its own (resume).
-    rows, cal, cpu = runner.collect(d, work)
+    rows, cal, cpu, excluded = runner.collect(d, work)
     failures = {k: v for k, v in failures.items() if k not in cal}
     with open(_in_out(ctx, os.path.join(into, "failures.csv")), "w", encoding="utf-8") as f:
         f.write(report.failures_csv(failures))
@@ -243,13 +248,16 @@ def calibrated_regime_map(ctx, design, small, into=""):
         f.write(cm.rows_csv(rows))
     with open(_in_out(ctx, os.path.join(into, "calibration.csv")), "w", encoding="utf-8") as f:
         f.write(report.calibration_csv(d, cal))
+    with open(_in_out(ctx, os.path.join(into, "excluded.csv")), "w", encoding="utf-8") as f:
+        f.write(report.excluded_csv(excluded))
     with open(_in_out(ctx, os.path.join(into, "cpu.csv")), "w", encoding="utf-8") as f:
         f.write("regime,block,runs,run_cpu_s,pilots,pilot_cpu_s\n")
         for (key, block), c in cpu.items():
             f.write(f"{key},{block},{c['runs']},{c['run_cpu_s']:.1f},{c['pilots']},"
                     f"{c['pilot_cpu_s']:.1f}\n")
     cal_rows = report.read_calibration_csv(_in_out(ctx, os.path.join(into, "calibration.csv")))
-    report.write_outputs(d, rows, cal_rows, os.path.join(ctx.out, into), failures=failures)
+    report.write_outputs(d, rows, cal_rows, os.path.join(ctx.out, into), failures=failures,
+                         excluded=excluded)
     return None
 
 
