@@ -20,6 +20,20 @@ meets in the JVM on this machine: the kernel, the transport's bundling (tcp.xml'
 max_bundle_timeout 30 ms), thread hand-offs. fdsim draws every one-way delay from those samples
 (latency model "empirical").
 
+The per-call time of VERIFY_SUSPECT.verifySuspect() (`measure_verify_send`, --measure-verify-send):
+when one detector loop passes several suspects up (FD_ALL's check, FD's SUSPECT message), each
+verifySuspect() sends its ARE_YOU_DEAD down the stack (an OOB message the calling thread writes
+to the socket itself) before the loop passes the next one up. The harness's "detector" probe,
+directly below VERIFY_SUSPECT, logs each suspect as the loop passes it up, so the interval
+between two consecutive probe records of one loop at one member, different suspects, the first
+a new entry of the suspects table (verifySuspect() sent for it), is one sample of that time.
+The only shipped-stack trials with such loops are the partitions (raw/tcp-n4-partition.jsonl,
+raw/udp-n4-partition.jsonl); their samples are verify_send_ms.txt, which fdsim draws from
+(the jgroups key `are_you_dead_send_time`, latency model "empirical"). The rows' metric (the
+split time) is not this interval; it depends on it mostly through its being > 0 (the timer
+thread has then already slept for the first suspect): --send-time-file reruns the fdsim side
+with another file (or "none") to show how much.
+
 Exit 77 (skip) only when the JDK or Debian's jgroups.jar is missing.
 """
 import argparse
@@ -43,6 +57,12 @@ import settings as settings_mod  # noqa: E402
 from compare import ks_2samp, median_ci  # noqa: E402
 
 DELAY_FILE = os.path.join(HERE, "loopback_delay_ms.txt")
+VERIFY_SEND_FILE = os.path.join(HERE, "verify_send_ms.txt")
+VERIFY_SEND_SOURCES = ["tcp-n4-partition", "udp-n4-partition"]
+# Two probe records of one loop: loops of one member are at least a check interval apart (FD's
+# timeout and FD_ALL's interval, 3000 ms in both shipped stacks; the largest observed gap within
+# a loop is 135 ms).
+ONE_LOOP_S = 0.5
 # One replication per fault time: replications that share a fault time share FD's phase, so
 # they would not be independent samples.
 BATCHES, REPS_PER_BATCH = 200, 1
@@ -72,7 +92,43 @@ def write_delay_file(samples, source):
             f.write("%.3f\n" % v)
 
 
-def jgroups_section(stack, p):
+def measure_verify_send(trials):
+    """verifySuspect()'s per-call time samples (ms) from the library's probe records (see the
+    module comment). The suspects table of each member is followed from the records: a suspect
+    enters at its first "detector" record while it is not in the table and leaves at its
+    "verified" record (an I_AM_NOT_DEAD would remove it silently, but across a partition none
+    arrives, so the table is exact here)."""
+    out = []
+    for t in trials:
+        if not t.get("ok"):
+            continue
+        table, last = set(), {}
+        for e in sorted((e for e in t["events"] if e.get("ev") == "suspect"), key=lambda e: e["t_ns"]):
+            node, target = e["node"], e["of"]
+            if e["layer"] == "verified":
+                table.discard((node, target))
+                continue
+            new = (node, target) not in table
+            table.add((node, target))
+            prev = last.get(node)
+            if prev and prev[2] and prev[1] != target and e["t_ns"] - prev[0] < ONE_LOOP_S * 1e9:
+                out.append((e["t_ns"] - prev[0]) * 1e-6)
+            last[node] = (e["t_ns"], target, new)
+    return out
+
+
+def write_verify_send_file(samples, sources):
+    with open(VERIFY_SEND_FILE, "w") as f:
+        f.write("# Per-call time of JGroups 2.12.2's VERIFY_SUSPECT.verifySuspect() on this machine, ms: the\n"
+                "# interval between two suspects one detector loop passed up at one member (the first a new\n"
+                "# entry, so ARE_YOU_DEAD was sent for it), from the harness's probe records in\n"
+                "# %s\n"
+                "# (validation/jgroups/compare_shipped.py, measure_verify_send()).\n" % ", ".join(sources))
+        for v in sorted(samples):
+            f.write("%.3f\n" % v)
+
+
+def jgroups_section(stack, p, send_file=None):
     sec = {"VERIFY_SUSPECT": {"timeout_ms": p["verify_timeout"]},
            "GMS": {"max_bundling_time_ms": p["max_bundling_time"],
                    "view_ack_collection_timeout_ms": p["view_ack_collection_timeout"]}}
@@ -87,14 +143,16 @@ def jgroups_section(stack, p):
         sec["FD_ALL"] = {"interval_ms": p["fd_all_interval"], "timeout_ms": p["fd_all_timeout"]}
         sec["arms"] = [{"name": "arm", "detectors": ["FD_SOCK", "FD_ALL"], "merge2": True}]
         sec["start_phases"] = "random"  # FD_ALL's tasks run since the first two-member view
+    if send_file:
+        sec["are_you_dead_send_time"] = {"model": "empirical", "file": send_file}
     return sec
 
 
-def scenario(s, fault_at_s, seed, reps, delay_file):
+def scenario(s, fault_at_s, seed, reps, delay_file, send_file=None):
     n, p = s["n"], s["params"]
     doc = {"name": "jgroups-" + s["name"], "seed": seed, "replications": reps, "nodes": {"count": n},
            "network": {"latency": {"model": "empirical", "file": delay_file}},
-           "faults": [], "jgroups": jgroups_section(s["stack"], p)}
+           "faults": [], "jgroups": jgroups_section(s["stack"], p, send_file)}
     if s["fault"] == "partition":
         half = list(range(n // 2))
         heal = fault_at_s + p["heal_s"]
@@ -131,8 +189,9 @@ def partition_times(trace_path, fault_at_s, heal_at_s, n):
             max(merged.values()) - heal_at_s if len(merged) == n else None)
 
 
-def run_fdsim(fdsim, s, work, batches=BATCHES, reps=REPS_PER_BATCH):
-    """Returns {metric: [values]} over batches x reps replications."""
+def run_fdsim(fdsim, s, work, batches=BATCHES, reps=REPS_PER_BATCH, send_source=VERIFY_SEND_FILE):
+    """Returns {metric: [values]} over batches x reps replications. send_source: the samples
+    of are_you_dead_send_time (None: the key is left out)."""
     p = s["params"]
     rnd = random.Random(zlib.crc32(s["name"].encode()))  # str hash() is salted per process
     out = {k: [] for _, k, _ in FAULT_METRICS}
@@ -142,10 +201,13 @@ def run_fdsim(fdsim, s, work, batches=BATCHES, reps=REPS_PER_BATCH):
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         shutil.copy(DELAY_FILE, os.path.join(d, "delay_ms.txt"))
+        if send_source:
+            shutil.copy(send_source, os.path.join(d, "verify_send_ms.txt"))
         at = p["settle_s"] + rnd.uniform(0.0, p["phase_s"])
         scen = os.path.join(d, "scenario.json")
         with open(scen, "w") as f:
-            json.dump(scenario(s, at, 1 + b, reps, "delay_ms.txt"), f, indent=1)
+            json.dump(scenario(s, at, 1 + b, reps, "delay_ms.txt",
+                               "verify_send_ms.txt" if send_source else None), f, indent=1)
         cmd = [fdsim, "run", scen, "--out", d, "--quiet"]
         if s["fault"] == "partition":
             cmd.append("--trace")
@@ -219,7 +281,6 @@ EXPLAINED = {
     ("tcp-n4-kill", "first suspicion"): "a", ("udp-n4-kill", "first suspicion"): "a",
     ("tcp-n4-kill", "view without it everywhere"): "b", ("udp-n4-kill", "view without it everywhere"): "b",
     ("tcp-n4-partition", "split: every member in a view of its side"): "c",
-    ("udp-n4-partition", "split: every member in a view of its side"): "c",
 }
 
 
@@ -252,6 +313,10 @@ def table(rows):
     return "\n".join(lines)
 
 
+def send_time_source(args):
+    return None if args.send_time_file == "none" else os.path.abspath(args.send_time_file)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fdsim", default=os.path.join(REPO, "build", "fdsim"))
@@ -259,7 +324,13 @@ def main():
     ap.add_argument("--work", default=None)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--calibrate", action="store_true", help="rewrite loopback_delay_ms.txt first")
+    ap.add_argument("--measure-verify-send", action="store_true",
+                    help="rewrite verify_send_ms.txt from the partition trials first")
+    ap.add_argument("--send-time-file", default=VERIFY_SEND_FILE,
+                    help="samples (ms) of are_you_dead_send_time, or 'none' (a sensitivity check)")
+    ap.add_argument("--only", default=None, help="comma-separated settings (a partial run)")
     args = ap.parse_args()
+    send_source = send_time_source(args)
     if not run_library.have_jdk():
         print("compare_shipped: skipped: needs java and javac (default-jdk-headless) and "
               + run_library.JAR + " (libjgroups-java)")
@@ -274,17 +345,23 @@ def main():
         with open(os.path.join(raw_dir, s["name"] + ".jsonl")) as f:
             trials = [json.loads(l) for l in f if l.strip()]
         write_delay_file(calibrate(trials), "results/validation/jgroups/raw/tcp-n4-kill-calibration.jsonl")
+    if args.measure_verify_send:
+        samples = []
+        for name in VERIFY_SEND_SOURCES:
+            with open(os.path.join(raw_dir, name + ".jsonl")) as f:
+                samples += measure_verify_send([json.loads(l) for l in f if l.strip()])
+        write_verify_send_file(samples, ["results/validation/jgroups/raw/%s.jsonl" % n for n in VERIFY_SEND_SOURCES])
     if args.quick:
         quick(args, cp, work, sets["tcp-n4-kill"])
         return
     rows = []
     for name, s in sets.items():
-        if name.endswith("calibration"):
+        if name.endswith("calibration") or (args.only and name not in args.only.split(",")):
             continue
         with open(os.path.join(raw_dir, name + ".jsonl")) as f:
             trials = [json.loads(l) for l in f if l.strip()]
         lib = lib_values(s, trials)
-        sim = run_fdsim(args.fdsim, s, work)
+        sim = run_fdsim(args.fdsim, s, work, send_source=send_source)
         if s["fault"] == "partition":
             rows.append(compare_row(s, "split: every member in a view of its side", lib["split_s"], sim["split_s"]))
             rows.append(compare_row(s, "merge: every member in one view after the heal (MERGE2)",
@@ -322,7 +399,7 @@ def quick(args, cp, work, s):
     trials = run_library.run_setting(cp, s, QUICK_TRIALS, raw)
     lib_key, sim_key, label = QUICK_METRIC
     lib = lib_values(s, trials)[lib_key]
-    sim = run_fdsim(args.fdsim, s, work, batches=100, reps=1)[sim_key]
+    sim = run_fdsim(args.fdsim, s, work, batches=100, reps=1, send_source=send_time_source(args))[sim_key]
     print(f"compare_shipped: quick: {len(lib)} library trials of {s['name']}, {len(sim)} fdsim replications")
     print(f"compare_shipped: quick: {label} after the kill, median library "
           f"{np.median(lib) if lib else float('nan'):.3f} s, fdsim {np.median(sim):.3f} s")
