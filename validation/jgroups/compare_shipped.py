@@ -32,7 +32,10 @@ raw/udp-n4-partition.jsonl); their samples are verify_send_ms.txt, which fdsim d
 (the jgroups key `are_you_dead_send_time`, latency model "empirical"). The rows' metric (the
 split time) is not this interval; it depends on it mostly through its being > 0 (the timer
 thread has then already slept for the first suspect): --send-time-file reruns the fdsim side
-with another file (or "none") to show how much.
+with another file (or "none") to show how much, e.g. one measured the same way from trials no
+row uses: --measure-verify-send --verify-send-from fd_all-n8-loss20 --one-loop-s 0.25
+--verify-send-out /tmp/gaps.txt --send-time-file /tmp/gaps.txt --only tcp-n4-partition,udp-n4-partition
+(FD_ALL with a 500 ms interval under 20 % loss: its loops are 0.5 s apart).
 
 Exit 77 (skip) only when the JDK or Debian's jgroups.jar is missing.
 """
@@ -92,7 +95,7 @@ def write_delay_file(samples, source):
             f.write("%.3f\n" % v)
 
 
-def measure_verify_send(trials):
+def measure_verify_send(trials, one_loop_s=ONE_LOOP_S):
     """verifySuspect()'s per-call time samples (ms) from the library's probe records (see the
     module comment). The suspects table of each member is followed from the records: a suspect
     enters at its first "detector" record while it is not in the table and leaves at its
@@ -111,14 +114,14 @@ def measure_verify_send(trials):
             new = (node, target) not in table
             table.add((node, target))
             prev = last.get(node)
-            if prev and prev[2] and prev[1] != target and e["t_ns"] - prev[0] < ONE_LOOP_S * 1e9:
+            if prev and prev[2] and prev[1] != target and e["t_ns"] - prev[0] < one_loop_s * 1e9:
                 out.append((e["t_ns"] - prev[0]) * 1e-6)
             last[node] = (e["t_ns"], target, new)
     return out
 
 
-def write_verify_send_file(samples, sources):
-    with open(VERIFY_SEND_FILE, "w") as f:
+def write_verify_send_file(samples, sources, path=VERIFY_SEND_FILE):
+    with open(path, "w") as f:
         f.write("# Per-call time of JGroups 2.12.2's VERIFY_SUSPECT.verifySuspect() on this machine, ms: the\n"
                 "# interval between two suspects one detector loop passed up at one member (the first a new\n"
                 "# entry, so ARE_YOU_DEAD was sent for it), from the harness's probe records in\n"
@@ -390,9 +393,17 @@ def main():
     ap.add_argument("--calibrate", action="store_true", help="rewrite loopback_delay_ms.txt first")
     ap.add_argument("--measure-verify-send", action="store_true",
                     help="rewrite verify_send_ms.txt from the partition trials first")
+    ap.add_argument("--verify-send-from", default=",".join(VERIFY_SEND_SOURCES),
+                    help="with --measure-verify-send: the raw settings to measure (comma-separated)")
+    ap.add_argument("--one-loop-s", type=float, default=ONE_LOOP_S,
+                    help="with --measure-verify-send: two probe records closer than this are one loop "
+                         "(below the detectors' check interval)")
+    ap.add_argument("--verify-send-out", default=VERIFY_SEND_FILE,
+                    help="with --measure-verify-send: the file to write")
     ap.add_argument("--send-time-file", default=VERIFY_SEND_FILE,
                     help="samples (ms) of are_you_dead_send_time, or 'none' (a sensitivity check)")
-    ap.add_argument("--only", default=None, help="comma-separated settings (a partial run)")
+    ap.add_argument("--only", default=None,
+                    help="comma-separated settings (a partial run: prints the rows, writes no table)")
     args = ap.parse_args()
     send_source = send_time_source(args)
     if not run_library.have_jdk():
@@ -410,11 +421,12 @@ def main():
             trials = [json.loads(l) for l in f if l.strip()]
         write_delay_file(calibrate(trials), "results/validation/jgroups/raw/tcp-n4-kill-calibration.jsonl")
     if args.measure_verify_send:
-        samples = []
-        for name in VERIFY_SEND_SOURCES:
+        samples, names = [], args.verify_send_from.split(",")
+        for name in names:
             with open(os.path.join(raw_dir, name + ".jsonl")) as f:
-                samples += measure_verify_send([json.loads(l) for l in f if l.strip()])
-        write_verify_send_file(samples, ["results/validation/jgroups/raw/%s.jsonl" % n for n in VERIFY_SEND_SOURCES])
+                samples += measure_verify_send([json.loads(l) for l in f if l.strip()], args.one_loop_s)
+        write_verify_send_file(samples, ["results/validation/jgroups/raw/%s.jsonl" % n for n in names],
+                               args.verify_send_out)
     if args.quick:
         quick(args, cp, work, sets["tcp-n4-kill"])
         return
@@ -439,11 +451,15 @@ def main():
             for lk, sk, label in FAULT_METRICS:
                 rows.append(compare_row(s, label, lib[lk], sim[sk]))
         print("compare_shipped: " + name + " done", flush=True)
+    t = table(rows)
+    st = steps_table(step_rows)
+    if args.only:
+        print(t)
+        print(st)
+        return
     with open(os.path.join(args.out, "shipped_comparison.json"), "w") as f:
         json.dump({"rows": rows, "partition_steps": step_rows, "alpha": ALPHA, "batches": BATCHES,
                    "reps_per_batch": REPS_PER_BATCH}, f, indent=1)
-    t = table(rows)
-    st = steps_table(step_rows)
     with open(os.path.join(args.out, "shipped_tables.md"), "w") as f:
         f.write(t + "\n\nThe partition's split, step by step (the side without the coordinator; no "
                 "verdict: these explain the split rows):\n\n" + st + "\n")
