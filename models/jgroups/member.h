@@ -26,8 +26,8 @@
 // - Randomness after start(): the network, MERGE2's intervals (stream "jgroups.merge2" of
 //   the member, drawn when it becomes coordinator), and, if are_you_dead_send_time is
 //   configured, one draw per verifySuspect() call that sends ARE_YOU_DEAD while its detector's
-//   loop has another suspect to pass up (stream "jgroups.verify_send" of the member). The address hashes and order are drawn by
-//   the model before start().
+//   loop has another suspect to pass up (stream "jgroups.verify_send" of the member). The
+//   address hashes and order are drawn by the model before start().
 
 #include <functional>
 #include <map>
