@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/net/config.h"
 #include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/event_rate.h"
 
@@ -63,7 +64,8 @@ Detector parse_detector(const std::string& s) {
 
 }  // namespace
 
-JGroupsConfig parse_jgroups_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes) {
+JGroupsConfig parse_jgroups_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes,
+                                   const std::string& base_dir) {
   JGroupsConfig c = JGroupsConfig::defaults(nodes.count);
   c.arms.clear();
   std::set<std::string> names;
@@ -163,6 +165,12 @@ JGroupsConfig parse_jgroups_config(scenario::ObjectReader& r, const scenario::No
   });
   c.phases_from_view = r.enumeration("start_phases", "random", {"random", "view"}) == "view";
   c.crash_is_host = r.enumeration("crash_kind", "process", {"process", "host"}) == "host";
+  // Absent: nothing is written to the resolved config, so scenarios without it resolve (and
+  // hash) as before.
+  if (r.has("are_you_dead_send_time"))
+    r.object("are_you_dead_send_time", [&](scenario::ObjectReader& p) {
+      c.are_you_dead_send_time = net::parse_latency_model(p, base_dir, 0.0);
+    });
   if (nodes.count < 2) r.error("jgroups needs at least 2 nodes, got " + std::to_string(nodes.count));
   // Memory (sim/scenario/cost_estimate.h): every member holds the view and the FD tables over
   // all members: about 8 kB per member plus 48 B per member and node.

@@ -43,11 +43,21 @@
 //                 earlier instant, first tick uniform in (0, period]; "view": every member
 //                 (re)started them when it installed view 1 at t = 0, first tick at one period
 //                 (a group whose members all joined just before t = 0, as in the harness)
+//   are_you_dead_send_time  a latency-model object (sim/net/config.h; absent: none, the old
+//                 behaviour): how long one VERIFY_SUSPECT.verifySuspect() call takes to send its
+//                 ARE_YOU_DEAD down the stack (VERIFY_SUSPECT.java:202-207, an OOB message the
+//                 calling thread writes to the socket itself, TP.java:1167-1184). A detector
+//                 that passes several SUSPECTs up in one loop (FD_ALL.suspect(), FD_SOCK.suspect(),
+//                 FD's SUSPECT message) hands the next one to VERIFY_SUSPECT only after it, so
+//                 the suspects enter the table one after another (one draw per call that sent,
+//                 stream "jgroups.verify_send" of the member)
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/engine/time.h"
+#include "sim/net/latency.h"
 #include "sim/scenario/nodes.h"
 #include "sim/scenario/reader.h"
 
@@ -87,6 +97,8 @@ struct JGroupsConfig {
 
   bool phases_from_view = false;  // start_phases "view"
   bool crash_is_host = false;     // crash_kind "host"
+  // are_you_dead_send_time; null: none (every suspect of one loop enters at the same instant).
+  std::shared_ptr<const net::LatencyModel> are_you_dead_send_time;
 
   size_t node_count = 0;
   std::vector<JGroupsArm> arms{JGroupsArm{}};
@@ -103,6 +115,8 @@ inline constexpr Duration kFdLatencyAllowance = Duration::ns(500000000);
 // the next request starts a new thread.
 inline constexpr Duration kViewHandlerIdleExit = Duration::ns(5000000000);
 
-JGroupsConfig parse_jgroups_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes);
+// base_dir: the scenario file's directory (an empirical are_you_dead_send_time's relative file).
+JGroupsConfig parse_jgroups_config(scenario::ObjectReader& r, const scenario::NodesConfig& nodes,
+                                   const std::string& base_dir = "");
 
 }  // namespace fdsim::jgroups

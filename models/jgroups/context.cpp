@@ -53,7 +53,8 @@ EventKinds::EventKinds(Simulator& sim)
       ack_timeout(sim.kind("jgroups.view_ack_timeout")),
       loopback(sim.kind("jgroups.loopback")),
       merge_task(sim.kind("jgroups.merge2_task")),
-      merge_timeout(sim.kind("jgroups.merge_timeout")) {}
+      merge_timeout(sim.kind("jgroups.merge_timeout")),
+      verify_send(sim.kind("jgroups.verify_send")) {}
 
 namespace {
 const JGroupsArm& pick_arm(const JGroupsConfig& c, size_t arm) {

@@ -53,7 +53,7 @@ class Signals {
 
 struct EventKinds {
   EventKind fd_tick, bcast_tick, fd_all_tick, sock_closed, verify_timeout, bundling,
-      ack_timeout, loopback, merge_task, merge_timeout;
+      ack_timeout, loopback, merge_task, merge_timeout, verify_send;
   explicit EventKinds(Simulator& sim);
 };
 

@@ -23,9 +23,11 @@
 //   node (TCPPING's initial hosts) for its view and waits for max(num_initial_members, view
 //   size) answers or TCPPING.timeout; two or more views lead the smallest coordinator (address
 //   order) to merge them (member_merge.cpp gives the steps and their sources).
-// - Randomness after start(): the network, and MERGE2's intervals (stream "jgroups.merge2" of
-//   the member, drawn when it becomes coordinator). The address hashes and order are drawn by
-//   the model before start().
+// - Randomness after start(): the network, MERGE2's intervals (stream "jgroups.merge2" of
+//   the member, drawn when it becomes coordinator), and, if are_you_dead_send_time is
+//   configured, one draw per verifySuspect() call that sends ARE_YOU_DEAD while its detector's
+//   loop has another suspect to pass up (stream "jgroups.verify_send" of the member). The
+//   address hashes and order are drawn by the model before start().
 
 #include <functional>
 #include <map>
@@ -104,8 +106,14 @@ class Member {
   void sock_broadcast_suspect(NodeId n);
   void sock_on_suspect_msg(const std::vector<NodeId>& mbrs);
 
-  // A detector passes SUSPECT up (to VERIFY_SUSPECT: member_verify_suspect.cpp).
-  void detector_up_suspect(NodeId target, Detector by);
+  // A detector passes SUSPECT up (to VERIFY_SUSPECT: member_verify_suspect.cpp); true if
+  // VERIFY_SUSPECT took it into its table and sent ARE_YOU_DEAD (false: me, or already there).
+  bool detector_up_suspect(NodeId target, Detector by);
+  // A detector's loop over the suspects of one event: step(targets[i]) for i = from, from + 1,
+  // ...; after a step that sent ARE_YOU_DEAD the loop goes on one draw of
+  // are_you_dead_send_time later (member_verify_suspect.cpp).
+  void suspect_loop(std::vector<NodeId> targets, size_t from,
+                    std::function<bool(NodeId)> step);
   void verify_on_i_am_not_dead(NodeId from);
   // One turn of VERIFY_SUSPECT's timer thread loop (run(), VERIFY_SUSPECT.java:146-176).
   void verify_thread_loop(uint64_t gen);
@@ -168,6 +176,8 @@ class Member {
   JavaHashtableOrder verify_order_;
   bool verify_thread_ = false;
   uint64_t verify_gen_ = 0;
+  // Draws of are_you_dead_send_time (stream "jgroups.verify_send"); only when it is configured.
+  std::optional<Rng> verify_send_rng_;
   // GMS
   bool coord_ = false;
   std::vector<NodeId> gms_suspected_;  // ParticipantGmsImpl.suspected_mbrs

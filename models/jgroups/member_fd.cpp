@@ -72,16 +72,17 @@ void Member::fd_heard_from(NodeId src) {
 
 // up(SUSPECT message): for each suspect other than me, drop it from the pingable members,
 // restartMonitor(), and pass SUSPECT up; a SUSPECT of myself is answered with a HEARTBEAT_ACK.
+// One member after another (suspect_loop: each waits for the previous one's ARE_YOU_DEAD send).
 void Member::fd_on_suspect_msg(NodeId src, const std::vector<NodeId>& mbrs) {
-  for (NodeId mbr : mbrs) {
+  suspect_loop(mbrs, 0, [this, src](NodeId mbr) {
     if (mbr == self_) {
       send(src, Msg::fd_heartbeat_ack, [acker = self_](Member& x) { x.fd_heard_from(acker); });
-      continue;
+      return false;
     }
     erase(fd_pingable_, mbr);
     fd_restart_monitor();
-    detector_up_suspect(mbr, Detector::fd);
-  }
+    return detector_up_suspect(mbr, Detector::fd);
+  });
 }
 
 // down(UNSUSPECT) from VERIFY_SUSPECT: stop rebroadcasting it, pingable = members minus the

@@ -50,7 +50,9 @@ void Member::fd_all_suspect(const std::vector<NodeId>& suspects) {
     if (std::find(fd_all_suspected_.begin(), fd_all_suspected_.end(), n) != fd_all_suspected_.end())
       continue;
     if (n != self_) return;  // someone else is first in line
-    for (NodeId s : suspects) detector_up_suspect(s, Detector::fd_all);
+    // One up(SUSPECT) after another (suspect_loop: each waits for the previous one's
+    // ARE_YOU_DEAD send).
+    suspect_loop(suspects, 0, [this](NodeId s) { return detector_up_suspect(s, Detector::fd_all); });
     return;
   }
 }

@@ -99,7 +99,7 @@ void Member::sock_on_suspect_msg(const std::vector<NodeId>& mbrs) {
   for (NodeId n : view_) {
     if (contains(sock_suspected_, n)) continue;
     if (n != self_) return;
-    for (NodeId s : mbrs) detector_up_suspect(s, Detector::fd_sock);
+    suspect_loop(mbrs, 0, [this](NodeId s) { return detector_up_suspect(s, Detector::fd_sock); });
     return;
   }
 }

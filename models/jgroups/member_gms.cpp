@@ -12,8 +12,29 @@ bool contains(const std::vector<NodeId>& v, NodeId n) {
 }
 }  // namespace
 
-// GMS.up(SUSPECT): the application hears of it, and a SUSPECT request joins the ViewHandler.
-void Member::gms_suspect(NodeId target) { handler_add(target); }
+// GMS.up(SUSPECT) (GMS.java:892-898): the application hears of it, a SUSPECT request joins the
+// ViewHandler, and both ack collectors count the suspect as acked (AckCollector.suspect() ->
+// ack(member), AckCollector.java:81-94): a view cast (castViewChange, GMS.java:477-504, or the
+// merge's castViewChangeWithDest) that was waiting for the suspect's ack stops waiting at once
+// if no other ack is missing, instead of after view_ack_collection_timeout. (A suspect from
+// before the cast does not count: reset() at the cast clears the collector's suspects.)
+void Member::gms_suspect(NodeId target) {
+  handler_add(target);
+  if (merge_cast_view_ != 0 && contains(merge_awaiting_acks_, target)) {
+    merge_awaiting_acks_.erase(
+        std::remove(merge_awaiting_acks_.begin(), merge_awaiting_acks_.end(), target),
+        merge_awaiting_acks_.end());
+    if (merge_awaiting_acks_.empty()) {
+      merge_cast_view_ = 0;
+      merge_cancel(merge_id_);
+    }
+  }
+  if (handler_ == Handler::casting && contains(awaiting_acks_, target)) {
+    awaiting_acks_.erase(std::remove(awaiting_acks_.begin(), awaiting_acks_.end(), target),
+                         awaiting_acks_.end());
+    if (awaiting_acks_.empty()) handler_done(handler_gen_);
+  }
+}
 
 // ViewHandler.run() (GMS.java:1351-1376): the thread sets end_time = now + max_bundling_time,
 // then blocks for a request (up to 5 s, then it exits); with view_bundling it collects further

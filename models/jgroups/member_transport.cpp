@@ -6,7 +6,10 @@
 namespace fdsim::jgroups {
 
 Member::Member(Shared& shared, NodeId self)
-    : s_(shared), self_(self), merge_rng_(shared.world.rng.stream(self, "jgroups.merge2")) {}
+    : s_(shared), self_(self), merge_rng_(shared.world.rng.stream(self, "jgroups.merge2")) {
+  if (shared.config.are_you_dead_send_time)
+    verify_send_rng_.emplace(shared.world.rng.stream(self, "jgroups.verify_send"));
+}
 
 void Member::send(NodeId to, Msg m, std::function<void(Member&)> on_receive) {
   s_.signals.message_sent(s_.now(), self_, m);

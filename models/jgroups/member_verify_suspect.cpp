@@ -6,13 +6,50 @@
 
 namespace fdsim::jgroups {
 
+// A detector's loop over the suspects of one event: FD_ALL.suspect() (FD_ALL.java:319-322),
+// FD_SOCK.suspect() (FD_SOCK.java:459-462) and FD's SUSPECT message (FD.java:249-269) each call
+//   for (suspect : suspects) { up_prot.up(SUSPECT, suspect); down_prot.down(SUSPECT, suspect); }
+// in one thread. up() runs VERIFY_SUSPECT.up() -> verifySuspect() to its end (:78-95), and
+// verifySuspect() puts the suspect in the table and starts the timer thread *before* it sends
+// num_msgs ARE_YOU_DEAD down the stack (:190-207). That message is OOB, which the transport
+// never bundles (TP.java:1167-1176): the calling thread marshals it and writes it to the
+// socket itself (:1180-1184, doSend). So the next suspect enters the table only after that
+// send, while the timer thread started for the first one may already have looked at the table
+// and gone to sleep for a whole timeout (run(), :146-176): the next one is then confirmed about
+// one timeout after the first instead of with it. The library's logs show the gaps (the
+// harness's "detector" probe, directly below VERIFY_SUSPECT, logs each suspect as it passes).
+//
+// Contract: runs step(targets[i]) for i = from, from + 1, ... in order. After a step that
+// returns true (VERIFY_SUSPECT sent ARE_YOU_DEAD) with another target left, one draw of
+// are_you_dead_send_time (stream "jgroups.verify_send") is the time of that send: a positive
+// draw resumes the loop that much later, as an event on the member's host (a crash drops it, a
+// pause defers it, as it would stop the JVM's thread); a zero draw, or none configured, goes
+// on at once in the same event (then the timer thread's first turn, a zero-delay event, finds
+// every suspect of the loop in the table). A step that sent nothing (myself, or a suspect
+// already in the table: verifySuspect() returns at once) takes no time.
+void Member::suspect_loop(std::vector<NodeId> targets, size_t from,
+                          std::function<bool(NodeId)> step) {
+  for (size_t i = from; i < targets.size(); ++i) {
+    const bool sent = step(targets[i]);
+    if (!sent || i + 1 == targets.size() || !s_.config.are_you_dead_send_time) continue;
+    const Duration send_time = s_.config.are_you_dead_send_time->draw(*verify_send_rng_);
+    if (send_time <= Duration::zero()) continue;
+    s_.world.hosts.schedule_after(
+        self_, send_time, s_.kinds.verify_send,
+        [this, rest = std::move(targets), next = i + 1, step = std::move(step)]() mutable {
+          if (up_) suspect_loop(std::move(rest), next, std::move(step));
+        });
+    return;
+  }
+}
+
 // up(SUSPECT) -> verifySuspect() (VERIFY_SUSPECT.java:78-95, 186-208): unless it is me or
 // already in the table, note the start in the table, start the timer thread if none is alive
 // (startTimer, :256-262), and send num_msgs ARE_YOU_DEAD.
-void Member::detector_up_suspect(NodeId target, Detector by) {
+bool Member::detector_up_suspect(NodeId target, Detector by) {
   s_.signals.detector_suspected(s_.now(), self_, target);
   s_.trace(self_, "jgroups_detector_suspect", {{"target", target}, {"by", detector_name(by)}});
-  if (target == self_ || verify_.count(target) != 0) return;
+  if (target == self_ || verify_.count(target) != 0) return false;
   verify_[target] = s_.now();
   verify_order_.put(target, s_.address_hash.at(target));
   if (!verify_thread_) {
@@ -34,6 +71,7 @@ void Member::detector_up_suspect(NodeId target, Detector by) {
         });
     });
   }
+  return true;
 }
 
 // unsuspect() (:239-253): only if it is still in the table: remove it (the timer thread is not

@@ -454,7 +454,7 @@ LoadResult load_scenario_json(const json& doc, const std::string& source_name,
     // --- jgroups (JGroups 2.12 FD / FD_ALL / FD_SOCK + VERIFY_SUSPECT + GMS) ---
     if (jgroups_section) {
       root.object("jgroups", [&](ObjectReader& r) {
-        s->jgroups = jgroups::parse_jgroups_config(r, nodes);
+        s->jgroups = jgroups::parse_jgroups_config(r, nodes, base_dir);
       });
     }
     // --- detectors (the pairwise heartbeat study) ---

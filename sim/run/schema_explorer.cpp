@@ -79,7 +79,8 @@ std::vector<json> seeds() {
   out.push_back(swim);
   json jg = common;
   jg["jgroups"] = json::parse(R"({"FD": {}, "FD_ALL": {}, "FD_SOCK": {}, "VERIFY_SUSPECT": {}, "TCPPING": {},
-    "GMS": {}, "arms": [{"name": "a"}, {"name": "b", "detector": "FD_ALL"},
+    "GMS": {}, "are_you_dead_send_time": {"model": "constant", "ms": 1},
+    "arms": [{"name": "a"}, {"name": "b", "detector": "FD_ALL"},
     {"name": "c", "detectors": ["FD_SOCK", "FD"], "merge2": true}]})");
   out.push_back(jg);
   json jg_ping = common;

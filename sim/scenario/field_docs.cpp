@@ -18,7 +18,7 @@ const std::vector<DocTable>& scenario_doc_tables() {
 const std::vector<DocTemplate>& scenario_doc_templates() {
   static const std::vector<DocTemplate> templates = {
       {"latency", {"$.network.latency", "$.network.links[].latency", "$.faults[].duration",
-                   "$.network.starved[].service"}},
+                   "$.network.starved[].service", "$.jgroups.are_you_dead_send_time"}},
       {"detector", {"$.detectors.arms[].detector", "$.membership.neighbour_check[].detector"}},
       {"execution", {"$.workload.execution", "$.workload.execution_overrides[]"}},
       {"lifetime", {"$.faults[].up", "$.faults[].down", "$.faults[].session",
@@ -969,6 +969,9 @@ const std::vector<FieldDoc>& scenario_field_docs() {
     {"jgroups", "$.jgroups.crash_kind", R"~()~",
      R"~()~", R"~()~",
      R"~(what a `crash` fault is to FD_SOCK: `process` (the host's kernel closes the dead process's sockets: the watcher reads EOF one latency later, a connect is refused after a round trip) or `host` (no FIN, ever; a connect times out after FD_SOCK.sock_conn_timeout))~"},
+    {"jgroups", "$.jgroups.are_you_dead_send_time", R"~(ms)~",
+     R"~(none)~", R"~()~",
+     R"~(a latency-model object: the time one VERIFY_SUSPECT.verifySuspect() call takes to send its ARE_YOU_DEAD down the stack; a detector passing several suspects up in one loop (FD_ALL's check, FD_SOCK's and FD's SUSPECT messages) hands over the next one only after it, so they enter VERIFY_SUSPECT's table one after another (absent: all at the same instant). The shipped-stack validation uses the gaps measured in the library's logs (`validation/jgroups/verify_send_ms.txt`))~"},
     {"jgroups", "$.jgroups.arms", R"~()~",
      R"~(`[{"name": "fd", "detector": "FD"}]`)~", R"~()~",
      R"~(the arms: which detectors the stack has)~"},

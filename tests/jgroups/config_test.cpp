@@ -150,5 +150,24 @@ TEST(JGroupsConfig, EventRateBudget) {
   EXPECT_NE(s.find("$.jgroups.FD.timeout_ms: would schedule"), std::string::npos) << s;
 }
 
+// are_you_dead_send_time: absent leaves none and writes nothing to the resolved config (the
+// run identity of older scenarios is unchanged); a latency-model object is read as the network's
+// (sim/net/config.h), errors named by their JSON path.
+TEST(JGroupsConfig, AreYouDeadSendTime) {
+  const Parsed none = parse(json::object());
+  ASSERT_TRUE(none.diag.ok()) << problems(none);
+  EXPECT_EQ(none.config.are_you_dead_send_time, nullptr);
+  EXPECT_FALSE(none.resolved.contains("are_you_dead_send_time"));
+  const Parsed set = parse({{"are_you_dead_send_time", {{"model", "uniform"}, {"min_ms", 1}, {"max_ms", 9}}}});
+  ASSERT_TRUE(set.diag.ok()) << problems(set);
+  ASSERT_NE(set.config.are_you_dead_send_time, nullptr);
+  EXPECT_DOUBLE_EQ(set.config.are_you_dead_send_time->mean_ms(), 5.0);
+  EXPECT_EQ(set.resolved["are_you_dead_send_time"]["model"], "uniform");
+  const Parsed bad = parse({{"are_you_dead_send_time", {{"model", "uniform"}, {"min_ms", 9}, {"max_ms", 1}}}});
+  EXPECT_FALSE(bad.diag.ok());
+  EXPECT_NE(problems(bad).find("$.jgroups.are_you_dead_send_time.max_ms"), std::string::npos)
+      << problems(bad);
+}
+
 }  // namespace
 }  // namespace fdsim::jgroups
