@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "models/geode/cost_bound.h"
 #include "models/loadsharing/cost_bound.h"
 #include "models/swim/memory_bound.h"
 #include "sim/net/config.h"
@@ -254,6 +255,26 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
     if (ls.t_out_bytes > 0)
       scenario::add_memory(c, "$.load_sharing.load_index", ls.t_out_bytes,
                            ls.t_out_bytes_formula);
+  }
+  if (s.membership) {
+    // What suspicions cost (models/geode/cost_bound.h): it follows the faults and the network.
+    // A load-sharing arm with its own member timeout runs its own membership configuration:
+    // the largest of them counts (one simulation per arm).
+    const double delay_s = largest_mean_delay_s(s.network);
+    geode::GeodeCost g = geode::geode_cost_bound(*s.membership, s.faults, s.network,
+                                                 s.top.nodes.count, s.top.horizon_s, delay_s);
+    for (const auto& [arm, cfg] : s.membership_for_arm) {
+      const geode::GeodeCost a =
+          geode::geode_cost_bound(cfg, s.faults, s.network, s.top.nodes.count, s.top.horizon_s,
+                                  delay_s);
+      if (!(a.events_per_s + a.work_per_s <= g.events_per_s + g.work_per_s)) g = a;
+    }
+    c.events_per_s += g.events_per_s;
+    c.work_per_s += g.work_per_s;
+    if (!(g.events_per_s + g.work_per_s <= c.events_largest)) {
+      c.events_largest = g.events_per_s + g.work_per_s;
+      c.events_path = "$.membership";
+    }
   }
   c.replications = double(s.top.replications);
   c.simulations =
