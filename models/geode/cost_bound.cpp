@@ -115,6 +115,7 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   double cycles = 0;    // member-cycles of windows
   double joins = 0;
   double prepare_rounds = 0;
+  double held_cycles = 0;  // member-cycles of windows that hold reliable messages back
   const auto window = [&](double members, double d_s) {
     cycles += members * (1.0 + std::max(0.0, d_s) / wait_s);
   };
@@ -131,9 +132,13 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
         crashes += double(s.nodes.size());
         break;
       case faults::FaultKind::recover: joins += double(s.nodes.size()); break;
+      case faults::FaultKind::sick: window(double(s.nodes.size()), dur); break;
       case faults::FaultKind::pause:
-      case faults::FaultKind::sick:
-      case faults::FaultKind::play_dead: window(double(s.nodes.size()), dur); break;
+      case faults::FaultKind::play_dead:
+        // Messages to a paused or play-dead member wait (or are resent) until it is back.
+        held_cycles += double(s.nodes.size()) * (1.0 + dur / wait_s);
+        window(double(s.nodes.size()), dur);
+        break;
       case faults::FaultKind::partition: {
         const double a = double(s.a.size());
         const double b = s.b.empty() ? n - a : double(s.b.size());
@@ -146,6 +151,15 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
       case faults::FaultKind::delay_spike: {
         const double members = (s.a.empty() || s.b.empty()) ? n : double(s.a.size() + s.b.size());
         window(std::min(n, members), dur);
+        if (s.kind == faults::FaultKind::loss_burst && dur > 0) {
+          // Reliable messages sent into the burst are resent every `retransmit` until one gets
+          // through: held about loss / (1 - loss) retransmissions, the whole burst at loss 1.
+          const double q = std::clamp(s.loss + loss, 0.0, 1.0);
+          const double retransmit_s = std::max(c.reliable_retransmit.seconds(),
+                                               network.retransmit_interval.seconds());
+          const double held = q >= 1.0 ? 1.0 : std::min(1.0, q / (1.0 - q) * retransmit_s / dur);
+          held_cycles += std::min(n, members) * (1.0 + dur / wait_s) * held;
+        }
         break;
       }
     }
@@ -178,6 +192,7 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
     if (!std::isfinite(mean_s)) mean_s = h;
     // Each pause is one window; their lengths add up to about k x the mean (at most h each).
     cycles += k + k * std::min(mean_s, h) / wait_s;
+    held_cycles += k + k * std::min(mean_s, h) / wait_s;
   }
   if (f.churn) {
     const faults::ChurnProcess& ch = *f.churn;
@@ -212,7 +227,17 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
                         v * (kEventsPerViewMember * n + 16.0);
   const double work = s * (fanout * 2.0 * n / 64.0 + (fanout >= 64.0 ? n * fanout / 64.0 : 0.0) +
                            crashes / 64.0) +
-                      (v * n + s + 2.0 * (down + joins)) * crashes / 64.0 + crashes * 2.0 * n / 64.0;
+                      (v * n + s + 2.0 * (down + joins)) * crashes / 64.0 +
+                      crashes * 2.0 * n / 64.0;
+  // Messages held back by windows (pauses, play-dead members, loss bursts): every event the
+  // suspicions of those windows and their view changes cause may be pending at once.
+  const double per_raise_events = fanout + 2.0 + kFinalChecksPerSuspicion * per_final_check;
+  const double per_view_events = kEventsPerViewMember * n + 16.0;
+  out.held_bytes = 2.0 * held_cycles * (per_raise_events + per_view_events) * kBytesPerHeldMessage;
+  out.held_formula = "Geode messages held by pauses, play-dead members and loss bursts: 2 x " +
+                     num(held_cycles) + " member-cycles x (" + num(per_raise_events) +
+                     " events per suspicion + " + num(per_view_events) +
+                     " per view change) x " + num(kBytesPerHeldMessage) + " B";
   out.suspicions = s;
   out.view_changes = v;
   out.events_per_s = events / h;

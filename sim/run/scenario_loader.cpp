@@ -271,6 +271,7 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
     }
     c.events_per_s += g.events_per_s;
     c.work_per_s += g.work_per_s;
+    scenario::add_memory(c, "$.membership", g.held_bytes, g.held_formula);
     if (!(g.events_per_s + g.work_per_s <= c.events_largest)) {
       c.events_largest = g.events_per_s + g.work_per_s;
       c.events_path = "$.membership";
@@ -290,6 +291,28 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
                            " events per simulated second x mean delay " +
                            scenario::rate_text(pending_s) + " s x " +
                            scenario::rate_text(scenario::kBytesPerPendingEvent) + " B");
+  if (s.membership) {
+    // Geode's reliable messages (UNICAST3 or the network's reliable channel) are held until one
+    // attempt gets through: about L / (1 - L) retransmission intervals each at a loss L (the
+    // largest Bernoulli loss, or a Gilbert-Elliott chain's stationary loss), by Little's law
+    // every event source's rate times that (models/geode/cost_bound.h, held messages).
+    double loss = s.network.loss_model ? s.network.loss_model->stationary_loss() : s.network.loss;
+    for (const net::LinkOverride& o : s.network.overrides) {
+      if (o.loss) loss = std::max(loss, *o.loss);
+      if (o.loss_model) loss = std::max(loss, o.loss_model->stationary_loss());
+    }
+    const double retransmit_s = std::max(s.membership->reliable_retransmit.seconds(),
+                                         s.network.retransmit_interval.seconds());
+    const double hold_s =
+        loss >= 1.0 ? c.horizon_s : std::min(c.horizon_s, loss / (1.0 - loss) * retransmit_s);
+    if (hold_s > 0)
+      scenario::add_memory(c, "$.network.loss",
+                           c.events_per_s * hold_s * geode::kBytesPerHeldMessage,
+                           "Geode messages held for retransmission: " +
+                               scenario::rate_text(c.events_per_s) +
+                               " events per simulated second x loss / (1 - loss) x " +
+                               scenario::rate_text(retransmit_s) + " s x 384 B");
+  }
   // Starved hosts (sim/net/starvation.h): what starved hosts hold beyond the pending events
   // counted above. Several entries may name one node (a study often writes one entry per
   // window), and an event waits at one host at a time, so each term is a bound over all entries
