@@ -243,7 +243,12 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
     // Per-task events, queue scans, queued tasks and buddy state (models/loadsharing/
     // cost_bound.h): bounds that need the horizon.
     const loadsharing::LoadSharingCost ls =
-        loadsharing::load_sharing_cost_bound(*s.load_sharing, s.top.horizon_s);
+        loadsharing::load_sharing_cost_bound(*s.load_sharing, s.top.horizon_s, [&] {
+          double values = 1;
+          for (const net::LinkOverride& o : s.network.overrides)
+            if (o.loss || o.loss_model) ++values;
+          return values;
+        }());
     c.events_per_s += ls.events_per_s;
     c.work_per_s += ls.work_per_s;
     if (!(ls.events_per_s + ls.work_per_s <= c.events_largest)) {
