@@ -151,6 +151,12 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
       case faults::FaultKind::delay_spike: {
         const double members = (s.a.empty() || s.b.empty()) ? n : double(s.a.size() + s.b.size());
         window(std::min(n, members), dur);
+        if (s.kind == faults::FaultKind::delay_spike && dur > 0) {
+          // Everything sent during the spike is in flight `extra` longer: of the window's
+          // events, a share extra / dur at once.
+          held_cycles += std::min(n, members) * (1.0 + dur / wait_s) *
+                         std::min(1.0, s.extra.seconds() / dur);
+        }
         if (s.kind == faults::FaultKind::loss_burst && dur > 0) {
           // Reliable messages sent into the burst are resent every `retransmit` until one gets
           // through: held about loss / (1 - loss) retransmissions, the whole burst at loss 1.
@@ -192,7 +198,14 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
     if (!std::isfinite(mean_s)) mean_s = h;
     // Each pause is one window; their lengths add up to about k x the mean (at most h each).
     cycles += k + k * std::min(mean_s, h) / wait_s;
-    held_cycles += k + k * std::min(mean_s, h) / wait_s;
+    // Held at once: the pauses in progress, with the suspicions and view changes that follow
+    // each (Little's law: nodes x (mean + check_threshold + 2 waits) / mean interval).
+    const double d_s = std::min(mean_s, h);
+    const double at_once = std::min(
+        double(p.nodes.size()),
+        count_cap(double(p.nodes.size()) * (d_s + thr_s + 2.0 * wait_s) /
+                  std::max(p.mean_interval_s, 1e-9)));
+    held_cycles += at_once * (1.0 + d_s / wait_s);
   }
   if (f.churn) {
     const faults::ChurnProcess& ch = *f.churn;

@@ -38,7 +38,10 @@
 // recipients n x R / 64, and the metrics' crash records C / 64.
 // Memory held back (held_bytes): a window that delays delivery rather than drops it (a pause, a
 // play-dead member, a loss burst whose reliable messages are resent until it ends) may hold
-// every event its suspicions and view changes cause, kBytesPerHeldMessage each; a loss burst
+// every event its suspicions and view changes cause, kBytesPerHeldMessage each (a pause process:
+// only the pauses in progress at once, nodes x (mean length + check_threshold + 2 x
+// heartbeat_request_wait) / mean interval by Little's law, with the tail margin; a delay spike:
+// the share extra delay / its length of its events); a loss burst
 // below loss 1 holds a message for about loss / (1 - loss) retransmission intervals. (The
 // loader adds the same hold for the network's own loss: events per second x L / (1 - L) x the
 // retransmission interval.)

@@ -318,6 +318,19 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
                                " events per simulated second x loss / (1 - loss) x " +
                                scenario::rate_text(retransmit_s) + " s x 384 B");
   }
+  // Delay spikes: every message sent during one stays in flight its extra delay longer: by
+  // Little's law, the event rate x the extra delay x 160 B more (summed over the spikes, which
+  // may overlap).
+  for (const faults::ScheduledFault& f : s.faults.scheduled) {
+    if (f.kind != faults::FaultKind::delay_spike) continue;
+    const double extra_s = std::min(f.extra.seconds(), c.horizon_s);
+    scenario::add_memory(c, "$.faults",
+                         c.events_per_s * extra_s * scenario::kBytesPerPendingEvent,
+                         "messages in flight during a delay spike: " +
+                             scenario::rate_text(c.events_per_s) +
+                             " events per simulated second x extra_ms " +
+                             scenario::rate_text(extra_s * 1e3) + " ms x 160 B");
+  }
   // Starved hosts (sim/net/starvation.h): what starved hosts hold beyond the pending events
   // counted above. Several entries may name one node (a study often writes one entry per
   // window), and an event waits at one host at a time, so each term is a bound over all entries
