@@ -212,16 +212,26 @@ def map_table(design, rows, failures=None):
     return "\n".join(out) + "\n"
 
 
+def _refusal_core(line):
+    """fdsim's refusal from its finding on (the point's regime values, already in the table's
+    regime column, left out); the whole line is in excluded.csv."""
+    for start in ("the target is not bracketed: ", "arm mean of "):
+        i = line.find(start)
+        if i >= 0:
+            return line[i:]
+    return line
+
+
 def excluded_table(design, results):
     """The arms left out of some regime's pool, with the cost they reach (families.md)."""
     out = []
     for res in results:
         for a in sorted(res.excluded):
             s = res.arms.get(a)
+            why = _refusal_core(res.excluded[a])
             out.append(f"| {res.label} | {a} | "
-                       f"{100 * s.cost_error_rel:+.2f} % | {_f(s.metric_mean)} | "
-                       f"{res.excluded[a]} |" if s else f"| {res.label} | {a} | | | "
-                       f"{res.excluded[a]} |")
+                       f"{100 * s.cost_error_rel:+.2f} % | {_f(s.metric_mean)} | {why} |"
+                       if s else f"| {res.label} | {a} | | | {why} |")
     if not out:
         return ""
     return ("\n".join(["", "Left out of the baseline pool (their cost cannot be brought down to "
