@@ -142,6 +142,7 @@ class Member {
   bool would_be_coordinator() const;
   void on_view(NodeId from, uint64_t id, const std::vector<NodeId>& members);
   void on_view_ack(NodeId from, uint64_t id);
+  void merge_acked(NodeId m);
   void install(uint64_t id, const std::vector<NodeId>& members);
   bool in_view(NodeId n) const;
 

@@ -21,13 +21,7 @@ bool contains(const std::vector<NodeId>& v, NodeId n) {
 void Member::gms_suspect(NodeId target) {
   handler_add(target);
   if (merge_cast_view_ != 0 && contains(merge_awaiting_acks_, target)) {
-    merge_awaiting_acks_.erase(
-        std::remove(merge_awaiting_acks_.begin(), merge_awaiting_acks_.end(), target),
-        merge_awaiting_acks_.end());
-    if (merge_awaiting_acks_.empty()) {
-      merge_cast_view_ = 0;
-      merge_cancel(merge_id_);
-    }
+    merge_acked(target);
   }
   if (handler_ == Handler::casting && contains(awaiting_acks_, target)) {
     awaiting_acks_.erase(std::remove(awaiting_acks_.begin(), awaiting_acks_.end(), target),
@@ -139,15 +133,21 @@ void Member::on_view(NodeId from, uint64_t id, const std::vector<NodeId>& member
   }
 }
 
+// One member of the merge view's cast has acked it, or is confirmed dead (which counts as an
+// ack, GMS.java:896-897): the cast ends once none is left.
+void Member::merge_acked(NodeId m) {
+  merge_awaiting_acks_.erase(
+      std::remove(merge_awaiting_acks_.begin(), merge_awaiting_acks_.end(), m),
+      merge_awaiting_acks_.end());
+  if (merge_awaiting_acks_.empty()) {
+    merge_cast_view_ = 0;
+    merge_cancel(merge_id_);
+  }
+}
+
 void Member::on_view_ack(NodeId from, uint64_t id) {
   if (merge_cast_view_ != 0 && id == merge_cast_view_) {
-    merge_awaiting_acks_.erase(
-        std::remove(merge_awaiting_acks_.begin(), merge_awaiting_acks_.end(), from),
-        merge_awaiting_acks_.end());
-    if (merge_awaiting_acks_.empty()) {
-      merge_cast_view_ = 0;
-      merge_cancel(merge_id_);
-    }
+    merge_acked(from);
     return;
   }
   if (handler_ != Handler::casting || id != casting_view_) return;
