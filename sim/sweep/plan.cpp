@@ -12,6 +12,7 @@
 #include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/reader.h"
 #include "sim/sweep/json_path.h"
+#include "sim/sweep/seed_memo.h"
 #include "sim/scenario/event_rate.h"
 #include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
 
@@ -31,6 +32,9 @@ constexpr size_t kMaxPointProblems = 20;
 constexpr double kBytesPerPoint = 256.0;
 constexpr double kJsonBytesPerTextByte = 8.0;
 constexpr double kBytesPerRun = 160.0;
+// The seed memo's stored text (seed_memo.h): enough for 10^4 distinct other-axis combinations of
+// a scenario whose resolution is 6 kB; past it points are resolved in full.
+constexpr size_t kSeedMemoBytes = size_t(64) << 20;
 
 // nullopt: the comparison holds or fails as returned; else a type problem.
 std::optional<std::string> compare(const json& lhs, const std::string& op, const json& rhs,
@@ -108,11 +112,15 @@ std::vector<PlannedRun> list_runs(const std::vector<PlannedPoint>& points) {
   return runs;
 }
 
-namespace {
-uint64_t scenario_hash(const json& resolved_scenario) {
+std::string canonical_scenario_text(const json& resolved_scenario) {
   json canonical = resolved_scenario;
   if (canonical.is_object()) canonical.erase("replications");
-  return fnv1a64(canonical.dump());
+  return canonical.dump();
+}
+
+namespace {
+uint64_t scenario_hash(const json& resolved_scenario) {
+  return fnv1a64(canonical_scenario_text(resolved_scenario));
 }
 }  // namespace
 
@@ -177,16 +185,18 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve, bool keep
     }
   }
 
-  // Grid in nested-loop order, filtered by the constraint.
+  // Grid in nested-loop order, filtered by the constraint. A point's scenario is built here
+  // only when it is kept or a constraint reads it (validate of a large grid: issue 37).
+  const bool build_scenarios = keep_scenarios || !spec.constraint.empty();
   std::set<std::string> reported;  // one message per condition problem
   std::vector<size_t> idx(spec.groups.size(), 0);
   for (size_t n = 0; n < total; ++n) {
     charge_work(1);  // SIGINT/SIGTERM and the command's memory budget (sim/engine/budget.h)
     PlannedPoint point;
-    point.scenario = spec.base;
+    if (build_scenarios) point.scenario = spec.base;
     for (size_t g = 0; g < spec.groups.size(); ++g) {
       for (const auto& axis : spec.groups[g].axes) {
-        axis.path.set(point.scenario, axis.values[idx[g]]);
+        if (build_scenarios) axis.path.set(point.scenario, axis.values[idx[g]]);
         point.params.push_back(axis.values[idx[g]]);
       }
     }
@@ -233,8 +243,27 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve, bool keep
   double largest_memory = 0;  // of one simulation, at the costliest point
   std::vector<std::string> distinct;                 // problems in first-seen order
   std::map<std::string, std::vector<size_t>> where;  // problem -> its points
+  // A $.seed axis: points that differ only in their seed are resolved once (seed_memo.h).
+  std::optional<SeedMemo> memo;
+  for (size_t k = 0, g = 0; g < spec.groups.size(); ++g)
+    for (const auto& axis : spec.groups[g].axes) {
+      if (plan.axis_paths[k] == "$.seed" && axis.values.size() >= 2)
+        memo.emplace(k, kSeedMemoBytes);
+      ++k;
+    }
   for (size_t p = 0; p < plan.points.size(); ++p) {
     PlannedPoint& point = plan.points[p];
+    if (memo) {
+      if (const auto hit = memo->find(point.params)) {
+        charge_work(1);
+        const int64_t reps = spec.replications ? *spec.replications : hit->replications;
+        events += hit->events_per_replication * double(reps);
+        if (hit->memory_bytes > largest_memory) largest_memory = hit->memory_bytes;
+        for (int64_t r = 0; r < reps; ++r)
+          point.run_ids.push_back(hex16(hash_combine(hit->scenario_hash, uint64_t(r))));
+        continue;
+      }
+    }
     charge_work(kChargeCheckEvery);  // a resolve is long: check at every point
     json rebuilt;
     if (!keep_scenarios) {
@@ -243,7 +272,7 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve, bool keep
       for (const auto& g : spec.groups)
         for (const auto& axis : g.axes) axis.path.set(rebuilt, point.params[k++]);
     }
-    const run::ResolveOutcome res =
+    run::ResolveOutcome res =
         resolve(keep_scenarios ? point.scenario : rebuilt, plan.scenario_source);
     if (!res.ok) {
       std::vector<std::string> problems = res.problems;
@@ -267,15 +296,19 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve, bool keep
       points.push_back(p);
       continue;
     }
-    int64_t reps = 1;
-    if (spec.replications) {
-      reps = *spec.replications;
-    } else if (res.resolved.is_object() && res.resolved.contains("replications") &&
-               res.resolved["replications"].is_number_integer() &&
-               res.resolved["replications"].get<int64_t>() >= 1) {
-      reps = res.resolved["replications"].get<int64_t>();
+    int64_t resolved_reps = 1;
+    if (res.resolved.is_object() && res.resolved.contains("replications") &&
+        res.resolved["replications"].is_number_integer() &&
+        res.resolved["replications"].get<int64_t>() >= 1) {
+      resolved_reps = res.resolved["replications"].get<int64_t>();
     }
-    const uint64_t hash = scenario_hash(res.resolved);
+    const int64_t reps = spec.replications ? *spec.replications : resolved_reps;
+    if (memo)
+      memo->remember(point.params, res.resolved, res.events_per_replication, res.memory_bytes,
+                     resolved_reps);
+    // scenario_hash without its copy of the resolution (a tenth of a large grid's validation).
+    if (res.resolved.is_object()) res.resolved.erase("replications");
+    const uint64_t hash = fnv1a64(res.resolved.dump());
     events += res.events_per_replication * double(reps);
     if (res.memory_bytes > largest_memory) largest_memory = res.memory_bytes;
     for (int64_t r = 0; r < reps; ++r)

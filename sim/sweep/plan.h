@@ -78,6 +78,9 @@ struct PlanOutcome {
 PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve, bool keep_scenarios = true);
 
 std::string run_identity(const nlohmann::json& resolved_scenario, uint64_t replication);
+// The text a run identity hashes: the resolved scenario without "replications" (points that
+// differ only in it share their runs), as nlohmann::json::dump() writes it.
+std::string canonical_scenario_text(const nlohmann::json& resolved_scenario);
 
 // The distinct runs of `points`, replication-major (the order of SweepPlan::runs).
 std::vector<PlannedRun> list_runs(const std::vector<PlannedPoint>& points);
