@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <thread>
+#include <unordered_set>
 
 #include "sim/engine/hash.h"
 #include "sim/scenario/cost_estimate.h"
 #include "sim/scenario/reader.h"
 #include "sim/sweep/json_path.h"
+#include "sim/sweep/parallel_for.h"
 #include "sim/sweep/seed_memo.h"
 #include "sim/scenario/event_rate.h"
 #include "fdsim_version.h"  // generated: FDSIM_VERSION, FDSIM_GIT_REVISION
@@ -35,6 +38,9 @@ constexpr double kBytesPerRun = 160.0;
 // The seed memo's stored text (seed_memo.h): enough for 10^4 distinct other-axis combinations of
 // a scenario whose resolution is 6 kB; past it points are resolved in full.
 constexpr size_t kSeedMemoBytes = size_t(64) << 20;
+// Points resolved per round of worker threads: about 30 ms of work on 2 cores, so an interrupt
+// (polled between rounds and inside long resolves) is seen quickly.
+constexpr size_t kResolveChunk = 1024;
 
 // nullopt: the comparison holds or fails as returned; else a type problem.
 std::optional<std::string> compare(const json& lhs, const std::string& op, const json& rhs,
@@ -92,6 +98,68 @@ std::string index_ranges(const std::vector<size_t>& v) {
     i = j + 1;
   }
   return s;
+}
+
+// A sweep point's resolution as make_plan applies it: its problems (resolve's, or a sweep's
+// own rule), else its run-identity hash, replications and cost, and the seed memo's entry.
+struct PointResolution {
+  std::vector<std::string> problems;
+  uint64_t hash = 0;
+  int64_t resolved_reps = 1;  // the resolved scenario's replications (the sweep's may override)
+  double events_per_replication = 0;
+  double memory_bytes = 0;
+  std::optional<SeedMemo::Entry> memo_entry;
+};
+
+// Safe to run on several threads at once: reads spec, point and memo, calls resolve (which
+// must be safe so too: run::resolve is, as sweeps execute runs concurrently).
+PointResolution resolve_point(const SweepSpec& spec, const PlannedPoint& point,
+                              const std::string& source, const ResolveFn& resolve,
+                              bool keep_scenarios, const SeedMemo* memo) {
+  PointResolution out;
+  json rebuilt;
+  if (!keep_scenarios) {
+    rebuilt = spec.base;
+    size_t k = 0;
+    for (const auto& g : spec.groups)
+      for (const auto& axis : g.axes) axis.path.set(rebuilt, point.params[k++]);
+  }
+  run::ResolveOutcome res = resolve(keep_scenarios ? point.scenario : rebuilt, source);
+  if (!res.ok) {
+    out.problems = std::move(res.problems);
+    if (out.problems.empty()) out.problems.push_back("the scenario is not valid");
+    return out;
+  }
+  // A sweep writes no trace (sim/run/run.h, RunOptions::trace_dir), so output.trace would
+  // be ignored while still changing the run identity (issue 24): refuse it.
+  if (res.resolved.is_object() && res.resolved.contains("output") &&
+      res.resolved["output"].is_object() && res.resolved["output"].value("trace", false) == true) {
+    out.problems.push_back(
+        "$.output.trace: a sweep writes no traces; set it to false (trace one run with "
+        "fdsim run --trace)");
+    return out;
+  }
+  if (res.resolved.is_object() && res.resolved.contains("replications") &&
+      res.resolved["replications"].is_number_integer() &&
+      res.resolved["replications"].get<int64_t>() >= 1) {
+    out.resolved_reps = res.resolved["replications"].get<int64_t>();
+  }
+  out.events_per_replication = res.events_per_replication;
+  out.memory_bytes = res.memory_bytes;
+  if (memo != nullptr)
+    out.memo_entry = memo->prepare(point.params, res.resolved, res.events_per_replication,
+                                   res.memory_bytes, out.resolved_reps);
+  // scenario_hash without its copy of the resolution (a tenth of a large grid's validation).
+  if (res.resolved.is_object()) res.resolved.erase("replications");
+  out.hash = fnv1a64(res.resolved.dump());
+  return out;
+}
+
+// Worker threads for resolving a plan's points: none below a few hundred points (a thread
+// costs more than it saves there), else the machine's cores, at most 8.
+size_t resolve_threads(size_t points) {
+  if (points < 256) return 1;
+  return std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
 }
 
 }  // namespace
@@ -251,68 +319,83 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve, bool keep
         memo.emplace(k, kSeedMemoBytes);
       ++k;
     }
-  for (size_t p = 0; p < plan.points.size(); ++p) {
-    PlannedPoint& point = plan.points[p];
-    if (memo) {
-      if (const auto hit = memo->find(point.params)) {
-        charge_work(1);
-        const int64_t reps = spec.replications ? *spec.replications : hit->replications;
-        events += hit->events_per_replication * double(reps);
-        if (hit->memory_bytes > largest_memory) largest_memory = hit->memory_bytes;
-        for (int64_t r = 0; r < reps; ++r)
-          point.run_ids.push_back(hex16(hash_combine(hit->scenario_hash, uint64_t(r))));
-        continue;
-      }
-    }
-    charge_work(kChargeCheckEvery);  // a resolve is long: check at every point
-    json rebuilt;
-    if (!keep_scenarios) {
-      rebuilt = spec.base;
-      size_t k = 0;
-      for (const auto& g : spec.groups)
-        for (const auto& axis : g.axes) axis.path.set(rebuilt, point.params[k++]);
-    }
-    run::ResolveOutcome res =
-        resolve(keep_scenarios ? point.scenario : rebuilt, plan.scenario_source);
-    if (!res.ok) {
-      std::vector<std::string> problems = res.problems;
-      if (problems.empty()) problems.push_back("the scenario is not valid");
-      for (const auto& pr : problems) {
-        auto& points = where[pr];
-        if (points.empty()) distinct.push_back(pr);
-        if (points.empty() || points.back() != p) points.push_back(p);
-      }
-      continue;
-    }
-    // A sweep writes no trace (sim/run/run.h, RunOptions::trace_dir), so output.trace would
-    // be ignored while still changing the run identity (issue 24): refuse it.
-    if (res.resolved.is_object() && res.resolved.contains("output") &&
-        res.resolved["output"].is_object() && res.resolved["output"].value("trace", false) == true) {
-      const std::string pr =
-          "$.output.trace: a sweep writes no traces; set it to false (trace one run with "
-          "fdsim run --trace)";
-      auto& points = where[pr];
-      if (points.empty()) distinct.push_back(pr);
-      points.push_back(p);
-      continue;
-    }
-    int64_t resolved_reps = 1;
-    if (res.resolved.is_object() && res.resolved.contains("replications") &&
-        res.resolved["replications"].is_number_integer() &&
-        res.resolved["replications"].get<int64_t>() >= 1) {
-      resolved_reps = res.resolved["replications"].get<int64_t>();
-    }
+  auto add_problem = [&](const std::string& pr, size_t p) {
+    auto& points = where[pr];
+    if (points.empty()) distinct.push_back(pr);
+    if (points.empty() || points.back() != p) points.push_back(p);
+  };
+  auto add_runs = [&](PlannedPoint& point, uint64_t hash, int64_t resolved_reps,
+                      double events_per_replication, double memory_bytes) {
     const int64_t reps = spec.replications ? *spec.replications : resolved_reps;
-    if (memo)
-      memo->remember(point.params, res.resolved, res.events_per_replication, res.memory_bytes,
-                     resolved_reps);
-    // scenario_hash without its copy of the resolution (a tenth of a large grid's validation).
-    if (res.resolved.is_object()) res.resolved.erase("replications");
-    const uint64_t hash = fnv1a64(res.resolved.dump());
-    events += res.events_per_replication * double(reps);
-    if (res.memory_bytes > largest_memory) largest_memory = res.memory_bytes;
+    events += events_per_replication * double(reps);
+    if (memory_bytes > largest_memory) largest_memory = memory_bytes;
     for (int64_t r = 0; r < reps; ++r)
       point.run_ids.push_back(hex16(hash_combine(hash, uint64_t(r))));
+  };
+  // Points are resolved in chunks on worker threads (parallel_for.h) and the outcomes applied
+  // in point order, so the plan and every message are those of a sequential pass. With a seed
+  // memo, a point whose other parameters are being resolved in this chunk, and whose seed is
+  // known or being resolved too, waits for a second round, where the memo answers it.
+  const size_t threads = resolve_threads(plan.points.size());
+  struct Slot {
+    std::optional<SeedMemo::Hit> hit;
+    PointResolution res;
+  };
+  std::vector<Slot> slots;
+  std::vector<size_t> round, deferred;
+  std::unordered_set<std::string> pending_rest, pending_seed;
+  auto resolve_round = [&](size_t first_point) {
+    parallel_for(round.size(), threads, [&](size_t i) {
+      slots[round[i] - first_point].res =
+          resolve_point(spec, plan.points[round[i]], plan.scenario_source, resolve,
+                        keep_scenarios, memo ? &*memo : nullptr);
+    });
+    charge_work(round.size() * kChargeCheckEvery);  // interrupts and the command's budget
+    if (memo)
+      for (const size_t p : round)
+        if (auto& entry = slots[p - first_point].res.memo_entry) memo->remember(std::move(*entry));
+  };
+  for (size_t a = 0; a < plan.points.size(); a += kResolveChunk) {
+    const size_t b = std::min(plan.points.size(), a + kResolveChunk);
+    charge_work(b - a);
+    slots.assign(b - a, Slot{});
+    round.clear();
+    deferred.clear();
+    pending_rest.clear();
+    pending_seed.clear();
+    for (size_t p = a; p < b; ++p) {
+      if (!memo) {
+        round.push_back(p);
+        continue;
+      }
+      SeedMemo::Keys keys = memo->keys(plan.points[p].params);
+      if ((slots[p - a].hit = memo->find(keys))) continue;
+      if (pending_rest.count(keys.rest) != 0 &&
+          (memo->knows_seed(keys.seed) || pending_seed.count(keys.seed) != 0)) {
+        deferred.push_back(p);
+        continue;
+      }
+      round.push_back(p);
+      pending_rest.insert(std::move(keys.rest));
+      pending_seed.insert(std::move(keys.seed));
+    }
+    resolve_round(a);
+    round.clear();
+    for (const size_t p : deferred)
+      if (!(slots[p - a].hit = memo->find(plan.points[p].params))) round.push_back(p);
+    resolve_round(a);
+    for (size_t p = a; p < b; ++p) {
+      const Slot& slot = slots[p - a];
+      if (slot.hit) {
+        add_runs(plan.points[p], slot.hit->scenario_hash, slot.hit->replications,
+                 slot.hit->events_per_replication, slot.hit->memory_bytes);
+      } else if (!slot.res.problems.empty()) {
+        for (const auto& pr : slot.res.problems) add_problem(pr, p);
+      } else {
+        add_runs(plan.points[p], slot.res.hash, slot.res.resolved_reps,
+                 slot.res.events_per_replication, slot.res.memory_bytes);
+      }
+    }
   }
   for (size_t i = 0; i < distinct.size() && i < kMaxPointProblems; ++i) {
     const std::string& pr = distinct[i];

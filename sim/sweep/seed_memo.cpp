@@ -27,11 +27,17 @@ std::string SeedMemo::rest_key(const std::vector<json>& params) const {
   return key;
 }
 
-std::optional<SeedMemo::Hit> SeedMemo::find(const std::vector<json>& params) const {
-  if (seed_axis_ >= params.size()) return std::nullopt;
-  const auto seed = seed_text_.find(params[seed_axis_].dump());
+SeedMemo::Keys SeedMemo::keys(const std::vector<json>& params) const {
+  Keys k;
+  if (seed_axis_ < params.size()) k.seed = params[seed_axis_].dump();
+  k.rest = rest_key(params);
+  return k;
+}
+
+std::optional<SeedMemo::Hit> SeedMemo::find(const Keys& keys) const {
+  const auto seed = seed_text_.find(keys.seed);
   if (seed == seed_text_.end()) return std::nullopt;
-  const auto rest = rest_.find(rest_key(params));
+  const auto rest = rest_.find(keys.rest);
   if (rest == rest_.end()) return std::nullopt;
   const Rest& r = rest->second;
   Hit hit;
@@ -42,36 +48,45 @@ std::optional<SeedMemo::Hit> SeedMemo::find(const std::vector<json>& params) con
   return hit;
 }
 
-void SeedMemo::remember(const std::vector<json>& params, const json& resolved,
-                        double events_per_replication, double memory_bytes,
-                        int64_t replications) {
-  if (seed_axis_ >= params.size() || !resolved.is_object() || !resolved.contains("seed")) return;
-  std::string seed_key = params[seed_axis_].dump();
-  if (seed_text_.find(seed_key) == seed_text_.end()) {
-    std::string text = resolved["seed"].dump();
-    const size_t cost = seed_key.size() + text.size() + kEntryOverheadBytes;
-    if (bytes_ + cost > max_bytes_) return;
-    bytes_ += cost;
-    seed_text_.emplace(std::move(seed_key), std::move(text));
-  }
-  std::string key = rest_key(params);
-  if (rest_.find(key) != rest_.end()) return;
+std::optional<SeedMemo::Entry> SeedMemo::prepare(const std::vector<json>& params,
+                                                 const json& resolved,
+                                                 double events_per_replication,
+                                                 double memory_bytes,
+                                                 int64_t replications) const {
+  if (seed_axis_ >= params.size() || !resolved.is_object() || !resolved.contains("seed"))
+    return std::nullopt;
+  Entry e;
+  e.seed_key = params[seed_axis_].dump();
+  e.seed_text = resolved["seed"].dump();
+  e.rest_key = rest_key(params);
   json canonical = resolved;
   canonical["seed"] = kSeedMarker;
   const std::string text = canonical_scenario_text(canonical);
   const std::string marker = json(kSeedMarker).dump();
   const size_t at = text.find(marker);
-  if (at == std::string::npos || text.find(marker, at + 1) != std::string::npos) return;
+  if (at == std::string::npos || text.find(marker, at + 1) != std::string::npos) return e;
   Rest r;
   r.prefix_hash = fnv1a64(std::string_view(text).substr(0, at));
   r.suffix = text.substr(at + marker.size());
   r.events_per_replication = events_per_replication;
   r.memory_bytes = memory_bytes;
   r.replications = replications;
-  const size_t cost = key.size() + r.suffix.size() + kEntryOverheadBytes;
+  e.rest = std::move(r);
+  return e;
+}
+
+void SeedMemo::remember(Entry e) {
+  if (seed_text_.find(e.seed_key) == seed_text_.end()) {
+    const size_t cost = e.seed_key.size() + e.seed_text.size() + kEntryOverheadBytes;
+    if (bytes_ + cost > max_bytes_) return;
+    bytes_ += cost;
+    seed_text_.emplace(std::move(e.seed_key), std::move(e.seed_text));
+  }
+  if (!e.rest || rest_.find(e.rest_key) != rest_.end()) return;
+  const size_t cost = e.rest_key.size() + e.rest->suffix.size() + kEntryOverheadBytes;
   if (bytes_ + cost > max_bytes_) return;
   bytes_ += cost;
-  rest_.emplace(std::move(key), std::move(r));
+  rest_.emplace(std::move(e.rest_key), std::move(*e.rest));
 }
 
 }  // namespace fdsim::sweep

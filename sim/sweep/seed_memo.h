@@ -42,15 +42,15 @@ class SeedMemo {
   // `seed_axis`: the index in a point's params of the `$.seed` axis.
   SeedMemo(size_t seed_axis, size_t max_bytes) : seed_axis_(seed_axis), max_bytes_(max_bytes) {}
 
-  std::optional<Hit> find(const std::vector<nlohmann::json>& params) const;
+  // A point's two keys: its seed's and its other parameters'.
+  struct Keys {
+    std::string seed, rest;
+  };
+  Keys keys(const std::vector<nlohmann::json>& params) const;
+  std::optional<Hit> find(const Keys& keys) const;
+  std::optional<Hit> find(const std::vector<nlohmann::json>& params) const { return find(keys(params)); }
+  bool knows_seed(const std::string& seed_key) const { return seed_text_.count(seed_key) != 0; }
 
-  // `resolved`: the point's resolved configuration (an object with "seed").
-  void remember(const std::vector<nlohmann::json>& params, const nlohmann::json& resolved,
-                double events_per_replication, double memory_bytes, int64_t replications);
-
-  size_t stored_bytes() const { return bytes_; }
-
- private:
   struct Rest {
     uint64_t prefix_hash = 0;  // FNV-1a state after the canonical text before the seed
     std::string suffix;        // the canonical text after the seed
@@ -58,6 +58,23 @@ class SeedMemo {
     double memory_bytes = 0;
     int64_t replications = 1;
   };
+  // What remember() stores for one successful resolution. prepare() only reads the memo's
+  // settings, so resolutions done on worker threads prepare their entries there (plan.cpp).
+  struct Entry {
+    std::string seed_key, seed_text, rest_key;
+    std::optional<Rest> rest;  // none when the canonical text could not be split
+  };
+
+  // `resolved`: the point's resolved configuration (an object with "seed"); nullopt when it
+  // has none.
+  std::optional<Entry> prepare(const std::vector<nlohmann::json>& params,
+                               const nlohmann::json& resolved, double events_per_replication,
+                               double memory_bytes, int64_t replications) const;
+  void remember(Entry entry);
+
+  size_t stored_bytes() const { return bytes_; }
+
+ private:
   std::string rest_key(const std::vector<nlohmann::json>& params) const;
 
   size_t seed_axis_;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 
@@ -50,7 +51,7 @@ const json kSeedBase = json::parse(R"({"name": "fake", "replications": 2,
 
 // FakeRun's resolver with a seed rule (>= 0) and a call count.
 struct CountingResolve {
-  int* calls;
+  std::atomic<int>* calls;
   run::ResolveOutcome operator()(const json& s, const std::string& source) const {
     ++*calls;
     run::ResolveOutcome out = FakeRun::resolve(s, source);
@@ -70,7 +71,7 @@ TEST(SeedMemo, APlanResolvesEachOtherAxisCombinationOnceAndGetsTheSameRunIdentit
   const SpecOutcome spec = parse_sweep(doc, "sweeps/x.json");
   ASSERT_TRUE(spec.ok());
   for (const bool keep : {true, false}) {
-    int calls = 0;
+    std::atomic<int> calls{0};
     const PlanOutcome plan = make_plan(spec.spec, CountingResolve{&calls}, keep);
     ASSERT_TRUE(plan.ok());
     ASSERT_EQ(plan.plan.points.size(), 12u);
@@ -95,7 +96,7 @@ TEST(SeedMemo, ASeedThatFailsIsReportedAtEveryPointThatHasIt) {
                                              {"path": "$.model.x", "values": [1, 2]}])")}};
   const SpecOutcome spec = parse_sweep(doc, "sweeps/x.json");
   ASSERT_TRUE(spec.ok());
-  int calls = 0;
+  std::atomic<int> calls{0};
   const PlanOutcome plan = make_plan(spec.spec, CountingResolve{&calls}, false);
   ASSERT_EQ(plan.problems.size(), 1u);
   EXPECT_EQ(plan.problems[0], "sweeps/x.json: $.seed: expected an integer >= 0 (at points 2, 3)");
