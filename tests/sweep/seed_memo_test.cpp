@@ -102,5 +102,47 @@ TEST(SeedMemo, ASeedThatFailsIsReportedAtEveryPointThatHasIt) {
   EXPECT_EQ(plan.problems[0], "sweeps/x.json: $.seed: expected an integer >= 0 (at points 2, 3)");
 }
 
+// Past 256 points the plan resolves on worker threads: the same run identities, the same
+// resolutions saved by the memo with the seed varying fastest, and problems in point order.
+TEST(SeedMemo, ALargePlanOnWorkerThreadsIsTheSequentialPlan) {
+  json xs = json::array();
+  for (int i = 0; i < 150; ++i) xs.push_back(i);
+  const json doc = {{"base", kSeedBase},
+                    {"axes", {{{"path", "$.model.x"}, {"values", xs}},
+                              {{"path", "$.seed"}, {"values", {1, 2, 3, 4}}}}}};
+  const SpecOutcome spec = parse_sweep(doc, "sweeps/x.json");
+  ASSERT_TRUE(spec.ok());
+  std::atomic<int> calls{0};
+  const PlanOutcome plan = make_plan(spec.spec, CountingResolve{&calls}, false);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan.plan.points.size(), 600u);
+  EXPECT_EQ(calls, 150 + 3);  // every x once, seeds 2-4 once each
+  for (size_t p = 0; p < 600; ++p) {
+    json scenario = kSeedBase;
+    scenario["model"]["x"] = int(p / 4);
+    scenario["seed"] = int(p % 4) + 1;
+    const json resolved = FakeRun::resolve(scenario, "").resolved;
+    ASSERT_EQ(plan.plan.points[p].run_ids.size(), 2u);
+    EXPECT_EQ(plan.plan.points[p].run_ids[1], run_identity(resolved, 1)) << p;
+  }
+
+  // Negative x at every odd index: each value its own problem, reported in point order.
+  json bad = json::array();
+  for (int i = 0; i < 600; ++i) bad.push_back(i % 2 == 1 ? -i : i);
+  const json bad_doc = {{"base", kSeedBase}, {"axes", {{{"path", "$.model.x"}, {"values", bad}}}}};
+  const SpecOutcome bad_spec = parse_sweep(bad_doc, "sweeps/x.json");
+  ASSERT_TRUE(bad_spec.ok());
+  const PlanOutcome failed = make_plan(bad_spec.spec, CountingResolve{&calls}, false);
+  ASSERT_EQ(failed.problems.size(), 21u);
+  for (size_t k = 0; k < 20; ++k) {
+    const int p = 2 * int(k) + 1;
+    EXPECT_EQ(failed.problems[k], "sweeps/x.json: point " + std::to_string(p) +
+                                      " ($.model.x = " + std::to_string(-p) +
+                                      "): sweeps/x.json: $.model.x: expected a number >= 0, got " +
+                                      std::to_string(-p));
+  }
+  EXPECT_EQ(failed.problems[20], "sweeps/x.json: ... and 280 more problems at other points");
+}
+
 }  // namespace
 }  // namespace fdsim::sweep
