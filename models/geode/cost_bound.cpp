@@ -110,7 +110,10 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   const double s_random = checks * p_start * p_fail;
 
   // --- Stressors. ---
-  double down = 0;      // members that go down (or are cut) once
+  double down = 0;      // members that go down (or are cut by a partition that heals) once
+  double cut_down = 0;  // members cut by a partition that lasts to the horizon
+  double partition_views = 0;  // view changes the partitions cause (time-bounded)
+  double partition_joins = 0;  // re-joins after a partition (their views: partition_views)
   double crashes = 0;   // the metrics' crash records
   double cycles = 0;    // member-cycles of windows
   double joins = 0;
@@ -142,8 +145,32 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
       case faults::FaultKind::partition: {
         const double a = double(s.a.size());
         const double b = s.b.empty() ? n - a : double(s.b.size());
-        down += a + b;
-        joins += a + b;  // the side that loses its quorum rejoins
+        const bool heals = s.end && seconds_since(*s.end) < h;
+        // The side that loses its quorum (or is removed) is disconnected and re-joins after
+        // the reconnect wait, with auto_reconnect, if that comes before the horizon.
+        const double rejoin_at =
+            at + c.partition_shutdown.seconds() + c.reconnect_wait().seconds();
+        const double part_joins = (c.auto_reconnect && rejoin_at < h) ? a + b : 0.0;
+        if (heals) {
+          // Each side suspects the other's members once; after the heal a check may pass
+          // and a member may be suspected again: counted as members that go down.
+          down += a + b;
+          joins += part_joins;
+        } else {
+          // Until the horizon a cut member's final check fails (no FinalCheckPassed to every
+          // member). Each side suspects the other's members once (a watcher whose neighbour
+          // is across the cut suspects it, then the next one: the watch moves past each).
+          cut_down += a + b;
+          partition_joins += part_joins;
+          // View changes: the removals and re-joins are batched by the coordinator of each
+          // side, which makes a view at most once per request_collection (view_creator.h:
+          // the next view is made request_collection after the first request queued since
+          // the requests were last taken), and never more than one per suspicion and join.
+          const double collection_s = std::max(c.request_collection.seconds(), 1e-9);
+          const double per_side = 1.0 + std::max(0.0, h - at) / collection_s;
+          const double sides = (!s.b.empty() && a + b < n) ? 3.0 : 2.0;
+          partition_views += std::min(2.0 * (a + b) + 2.0 * part_joins, sides * per_side);
+        }
         prepare_rounds += 1.0 + dur / std::max(c.view_ack_timeout.seconds(), 1e-9);
         break;
       }
@@ -225,8 +252,27 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   }
 
   const double stressed = 2.0 * (down + cycles) + joins;
-  const double s = s_random + stressed;
-  const double v = s_random * p_removed + stressed + joins + prepare_rounds + 1.0;
+  // Suspicions whose final checks cannot pass (no FinalCheckPassed to every member):
+  // - the members of a partition that lasts to the horizon (2 x: the watcher and the member
+  //   itself, which suspects its own neighbour across the cut) and their re-joins;
+  // - a crashed process's connection holders (source rules, peer_connections, crash_kind
+  //   "process"): every member that joined after it holds a connection from it (the
+  //   start-up connections) and so may every member that sent it an application request:
+  //   at most every other member of the view (n + joins - 1: a re-joined member's old
+  //   identity stays until it is removed). Each gets EOF and runs an availability check of
+  //   its own (a heartbeat request and one TCP attempt), which fails, so it raises a
+  //   suspicion (R messages, each receipt walking the view) and the recipients in line
+  //   final-check (TCP retries every final_check_retry until M). With crash_kind "host" and
+  //   unreachable_send_errors, every member that sends the host a membership message
+  //   final-checks it instead (at most once each: a failed check requests the removal).
+  const double view_members = n + joins + partition_joins;
+  const bool eof_holders =
+      c.source_rules() && ((c.peer_connections && !c.crash_is_host) ||
+                           (c.unreachable_send_errors && c.crash_is_host));
+  const double holders = eof_holders ? crashes * std::max(0.0, view_members - 1.0) : 0.0;
+  const double s_fail = 2.0 * cut_down + partition_joins + holders;
+  const double s = s_random + stressed + s_fail;
+  const double v = s_random * p_removed + stressed + joins + prepare_rounds + partition_views + 1.0;
   // --- Per suspicion and per view change. ---
   const double fanout = [&] {
     if (double(c.small_view_size) >= n) return n;
@@ -235,13 +281,18 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   }();
   const double probes =
       1.0 + c.final_check_timeout.seconds() / std::max(c.final_check_retry.seconds(), 1e-9);
-  const double per_final_check = 2.0 + kEventsPerProbe * probes + n;
-  const double events = s * (fanout + 2.0 + kFinalChecksPerSuspicion * per_final_check) +
-                        v * (kEventsPerViewMember * n + 16.0);
-  const double work = s * (fanout * 2.0 * n / 64.0 + (fanout >= 64.0 ? n * fanout / 64.0 : 0.0) +
-                           crashes / 64.0) +
-                      (v * n + s + 2.0 * (down + joins)) * crashes / 64.0 +
-                      crashes * 2.0 * n / 64.0;
+  const double per_failing_check = 2.0 + kEventsPerProbe * probes;
+  const double per_final_check = per_failing_check + n;
+  const double per_fail_raise = fanout + 2.0 + kFinalChecksPerSuspicion * per_failing_check;
+  const double events = (s_random + stressed) *
+                            (fanout + 2.0 + kFinalChecksPerSuspicion * per_final_check) +
+                        s_fail * per_fail_raise + holders * kEventsPerHolderCheck +
+                        v * (kEventsPerViewMember * view_members + 16.0);
+  const double work =
+      s * (fanout * 2.0 * view_members / 64.0 +
+           (fanout >= 64.0 ? view_members * fanout / 64.0 : 0.0) + crashes / 64.0) +
+      (v * view_members + s + 2.0 * (down + cut_down + joins + partition_joins)) * crashes / 64.0 +
+      crashes * 2.0 * view_members / 64.0;
   // Messages held back by windows (pauses, play-dead members, loss bursts): every event the
   // suspicions of those windows and their view changes cause may be pending at once.
   const double per_raise_events = fanout + 2.0 + kFinalChecksPerSuspicion * per_final_check;
@@ -258,7 +309,10 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   out.formula = "Geode suspicions: " + num(s_random) + " from loss and delay (" + num(checks) +
                 " checks x P_start " + num(p_start) + " x P_fail " + num(p_fail) + ") + 2 x (" +
                 num(down) + " members down + " + num(cycles) + " member-cycles of windows) + " +
-                num(joins) + " joins; " + num(v) + " view changes of " + num(n) + " members";
+                num(joins) + " joins + " + num(s_fail) + " that fail (" + num(holders) +
+                " connection holders' checks of crashed processes, 2 x " + num(cut_down) +
+                " members cut until the horizon + " + num(partition_joins) +
+                " re-joins); " + num(v) + " view changes of " + num(view_members) + " members";
   return out;
 }
 

@@ -62,6 +62,9 @@ namespace fdsim::geode {
 inline constexpr double kFinalChecksPerSuspicion = 3.0;
 inline constexpr double kEventsPerProbe = 3.0;        // attempt, answer or timeout, retry timer
 inline constexpr double kEventsPerViewMember = 8.0;   // prepare, ack, install, ack, with sends
+// A connection holder's check of a crashed process: the EOF, a heartbeat request and one TCP
+// attempt (attempt, answer), the self-check.
+inline constexpr double kEventsPerHolderCheck = 6.0;
 // A reliable message held for a retransmission (its UNICAST3 or network entry, its pending
 // resend timer): about 330 B measured (47 members, a 4 s loss burst at loss 1: 16 400 more
 // events, 5.3 MB more heap); also the bytes per pending message of the loss term below.
