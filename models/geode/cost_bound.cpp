@@ -117,6 +117,17 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   double crashes = 0;   // the metrics' crash records
   double cycles = 0;    // member-cycles of windows
   double joins = 0;
+  // Crashes whose connection holders' checks may be in progress at once: every scheduled
+  // crash, and the random ones within a window of holders_window_s (mean + tail margin).
+  double crashes_at_once = 0;
+  const double d_window = std::isfinite(largest_mean_delay_s) ? largest_mean_delay_s : h;
+  const double holders_window_s =
+      2.0 * (c.final_check_timeout.seconds() + c.heartbeat_request_wait.seconds()) +
+      4.0 * d_window;
+  const auto mean_s_of = [](const std::shared_ptr<const faults::Lifetime>& law) {
+    const double mu = law ? law->mean_s() : 0.0;
+    return mu > 0 ? mu : 1e-9;
+  };
   double prepare_rounds = 0;
   double held_cycles = 0;  // member-cycles of windows that hold reliable messages back
   const auto window = [&](double members, double d_s) {
@@ -133,6 +144,7 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
       case faults::FaultKind::crash:
         down += double(s.nodes.size());
         crashes += double(s.nodes.size());
+        crashes_at_once += double(s.nodes.size());
         break;
       case faults::FaultKind::recover: joins += double(s.nodes.size()); break;
       case faults::FaultKind::sick: window(double(s.nodes.size()), dur); break;
@@ -201,6 +213,7 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
     const double k = count_cap(double(p.nodes.size()) * renewals(p.up, span_s(p.start, p.stop, h)));
     down += k;
     crashes += k;
+    crashes_at_once += count_cap(double(p.nodes.size()) * holders_window_s / mean_s_of(p.up));
     if (p.down) joins += k;
   }
   for (const faults::CrashProcess& p : f.group_crash_processes) {
@@ -208,6 +221,7 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
         double(p.nodes.size()) * count_cap(renewals(p.up, span_s(p.start, p.stop, h)));
     down += k;
     crashes += k;
+    crashes_at_once += double(p.nodes.size()) * count_cap(holders_window_s / mean_s_of(p.up));
     if (p.down) joins += k;
   }
   for (const faults::CrashStorm& st : f.crash_storms) {
@@ -215,6 +229,8 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
     const double k = double(st.size) * count_cap(span / std::max(st.mean_interval_s, 1e-9) + 1.0);
     down += k;
     crashes += k;
+    crashes_at_once += double(st.size) *
+                       count_cap(holders_window_s / std::max(st.mean_interval_s, 1e-9) + 1.0);
     if (st.down) joins += k;
   }
   for (const faults::PauseProcess& p : f.pause_processes) {
@@ -240,7 +256,11 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
     const double slots = double(ch.nodes.size() + ch.spare.size());
     const double leaves = ch.session ? count_cap(slots * renewals(ch.session, span)) : 0.0;
     down += leaves;
-    if (!ch.graceful) crashes += leaves;
+    if (!ch.graceful) {
+      crashes += leaves;
+      if (ch.session)
+        crashes_at_once += count_cap(slots * holders_window_s / mean_s_of(ch.session));
+    }
     if (ch.join) joins += count_cap(renewals(ch.join, span));
   }
   for (const net::StarvedEntry& st : network.starved) {
@@ -271,6 +291,10 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
                            (c.unreachable_send_errors && c.crash_is_host));
   const double holders = eof_holders ? crashes * std::max(0.0, view_members - 1.0) : 0.0;
   const double s_fail = 2.0 * cut_down + partition_joins + holders;
+  // Memory: each holder's check (its state, its suspicion's R messages in flight), for the
+  // crashes whose checks may run at once.
+  const double holders_at_once =
+      eof_holders ? std::min(crashes, crashes_at_once) * std::max(0.0, view_members - 1.0) : 0.0;
   const double s = s_random + stressed + s_fail;
   const double v = s_random * p_removed + stressed + joins + prepare_rounds + partition_views + 1.0;
   // --- Per suspicion and per view change. ---
@@ -297,11 +321,14 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   // suspicions of those windows and their view changes cause may be pending at once.
   const double per_raise_events = fanout + 2.0 + kFinalChecksPerSuspicion * per_final_check;
   const double per_view_events = kEventsPerViewMember * n + 16.0;
-  out.held_bytes = 2.0 * held_cycles * (per_raise_events + per_view_events) * kBytesPerHeldMessage;
+  out.held_bytes = 2.0 * held_cycles * (per_raise_events + per_view_events) * kBytesPerHeldMessage +
+                   holders_at_once * (fanout + 1.0) * kBytesPerHeldMessage;
   out.held_formula = "Geode messages held by pauses, play-dead members and loss bursts: 2 x " +
                      num(held_cycles) + " member-cycles x (" + num(per_raise_events) +
                      " events per suspicion + " + num(per_view_events) +
-                     " per view change) x " + num(kBytesPerHeldMessage) + " B";
+                     " per view change) x " + num(kBytesPerHeldMessage) + " B + " +
+                     num(holders_at_once) + " connection holders' checks at once x (R " +
+                     num(fanout) + " + 1) x " + num(kBytesPerHeldMessage) + " B";
   out.suspicions = s;
   out.view_changes = v;
   out.events_per_s = events / h;

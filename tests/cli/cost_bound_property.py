@@ -20,7 +20,12 @@ play-dead windows, loss bursts, delay spikes, starved members, lossy or slow net
 arm, crashes with recoveries, partitions) to --geode-cases resized Geode scenarios; their rows
 are "geode:<stressor>", so each term of the Geode bound (models/geode/cost_bound.h) is seen.
 
-Usage: cost_bound_property.py FDSIM [--cases 120] [--geode-cases 4] [--seed 1] [--keep DIR]
+A third round (large_geode) runs `current` rings of 1 000-3 000 members with a process crash,
+ten crashes, a host crash and a partition of a tenth (rows "geode-large:<case>"), where the
+terms that grow with n (a crashed process's connection holders, the partition's views) dominate.
+
+Usage: cost_bound_property.py FDSIM [--cases 120] [--geode-cases 4] [--large-geode-cases 1]
+                              [--seed 1] [--keep DIR]
 """
 import argparse
 import copy
@@ -246,6 +251,40 @@ def geode_stressor(d, rng, kind=None):
         d["network"].pop("loss_model", None)
 
 
+LARGE_GEODE = ["process_crash", "crashes", "host_crash", "partition_tenth"]
+
+
+def large_geode(rng, kind):
+    """A `current` ring of 1 000-3 000 members (bench/scale.sh's geode-removal set-up, 30 s
+    simulated) with one removal case, so that the terms that grow with n are seen at a size
+    where they dominate: a process crash early in the view (almost every member holds a
+    start-up connection from it and checks it: models/geode/cost_bound.h), ten crashes spread
+    over the view, a host crash with unreachable_send_errors, a partition of a tenth lasting to
+    the horizon. Each runs in about a second in Release."""
+    n = rng.randint(1000, 3000)
+    h = 30.0
+    at = rng.choice([5.0, 10.0])
+    m = {"profile": "current", "member_timeout_ms": rng.choice([2000, 5000]), "members": "all",
+         "send_jitter_ms": 10, "start_offset_max_ms": 100}
+    if rng.random() < 0.5:
+        m["app_messages_per_s"] = rng.choice([0.2, 1.0])
+    if kind == "process_crash":
+        faults = [{"kind": "crash", "at_s": at, "nodes": [rng.randint(1, 3)]}]
+    elif kind == "crashes":
+        faults = [{"kind": "crash", "at_s": at, "nodes": [1 + i * (n // 10) for i in range(10)]}]
+    elif kind == "host_crash":
+        m["crash_kind"] = "host"
+        m["unreachable_send_errors"] = True
+        faults = [{"kind": "crash", "at_s": at, "nodes": [rng.randint(1, n - 1)]}]
+    else:
+        faults = [{"kind": "partition", "at_s": at, "a": {"from": n - n // 10, "to": n - 1}}]
+    return {"name": f"large-{kind}", "seed": rng.randrange(1, 1 << 31), "horizon_s": h,
+            "nodes": {"count": n, "locators": [0]},
+            "network": {"latency": {"model": "exponential", "min_ms": 0.2, "mean_ms": 1},
+                        "loss": rng.choice([0.0, 0.01])},
+            "faults": faults, "membership": m}
+
+
 def run_case(fdsim, doc, workdir):
     p = subprocess.run([fdsim, "run", "-", "--stdout", "--quiet"], input=json.dumps(doc),
                        capture_output=True, text=True, cwd=workdir, timeout=300)
@@ -259,6 +298,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--geode-cases", type=int, default=4,
                     help="runs per Geode stressor in the Geode round")
+    ap.add_argument("--large-geode-cases", type=int, default=1,
+                    help="runs per large Geode removal case (large_geode)")
     ap.add_argument("--keep", default=None)
     a = ap.parse_args()
     a.fdsim = os.path.abspath(a.fdsim)
@@ -283,12 +324,18 @@ def main():
                       f.get("kind") == "churn" for f in d.get("faults", []))]
     for kind in GEODE_STRESSORS:
         cases += [(kind, k) for k in range(a.geode_cases)]
+    for kind in LARGE_GEODE:
+        cases += [("large:" + kind, k) for k in range(a.large_geode_cases)]
     with tempfile.TemporaryDirectory() as work:
         for case, (kind, _) in enumerate(cases):
             if kind is None:
                 name, base = docs[case % len(docs)] if case < len(docs) else rng.choice(docs)
                 doc = mutate(base, rng)
                 label = model_of(doc)
+            elif kind.startswith("large:"):
+                name = "large Geode ring"
+                doc = large_geode(rng, kind[len("large:"):])
+                label = "geode-" + kind
             else:
                 name, base = rng.choice(geode_docs)
                 # Up to 160 members: a stressor's suspicions (each about n messages and view
