@@ -9,9 +9,10 @@
 //   change at its arrival and one at its departure), each a send and a delivery to every
 //   buddy: events per second <= tasks x (kEventsPerTask + 4 x b), b = min(buddy_size, n - 1);
 //   plus one initial broadcast to every buddy (n x b) over the horizon.
-// - A node's queue holds at most the tasks of its longest wait: rate x W (+ one whole batch
-//   for batch arrivals), W = the largest relative deadline (the horizon when deadlines are
-//   unbounded, or when late tasks finish instead of aborting). Every queue operation walks or
+// - A node's queue holds at most the tasks that arrive within its longest wait W (the largest
+//   relative deadline; the horizon when deadlines are unbounded, or when late tasks finish
+//   instead of aborting): a Poisson count's tail bound m + 4 sqrt(m) + 4 with m = rate x W,
+//   or for batch arrivals batch x that bound with m = batch rate x W. Every queue operation walks or
 //   moves the waiting tasks (local_queue.h charges one work unit per 64 entries): scan work
 //   per second <= sum over nodes of rate x queue / 64 x kQueueOpsPerTask.
 // - Memory: the queued tasks (kBytesPerQueuedTask each) and, per (node, buddy) pair, the
