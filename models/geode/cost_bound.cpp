@@ -285,7 +285,9 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   //   final-check (TCP retries every final_check_retry until M). With crash_kind "host" and
   //   unreachable_send_errors, every member that sends the host a membership message
   //   final-checks it instead (at most once each: a failed check requests the removal).
-  const double view_members = n + joins + partition_joins;
+  // The view's size at most: a recovered or joining member's old identity may stay until
+  // it is removed (a partition's re-joiners were removed first).
+  const double view_members = n + joins;
   const bool eof_holders =
       c.source_rules() && ((c.peer_connections && !c.crash_is_host) ||
                            (c.unreachable_send_errors && c.crash_is_host));

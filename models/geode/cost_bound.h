@@ -7,7 +7,7 @@
 // within heartbeat_request_wait and no contact since the check started), or, under the `current`
 // source rules, when an availability check fails. Over one simulation the suspicions raised are
 // at most
-//   S = S_random + 2 x (members that go down + member-cycles of the windows) + joins
+//   S = S_random + 2 x (members that go down + member-cycles of the windows) + joins + S_fail
 // where
 // - S_random: every monitor tick of every member may start a check, which fails by loss or
 //   delay: n x horizon / monitor_period x P_start x P_fail, with
@@ -23,19 +23,34 @@
 //   its own lost rows) makes every probability 1;
 // - members that go down: crashes (scheduled, crash processes, group crash processes, crash
 //   storms) and churn leaves; a random process counts its mean plus 4 standard deviations plus
-//   4 (a Poisson tail bound), plus one draw per node for the first period; the partition's
-//   members (each side suspects the other once; a cut member's final check fails);
+//   4 (a Poisson tail bound), plus one draw per node for the first period; the members of a
+//   partition that heals within the horizon (each side suspects the other once; after the
+//   heal a check may pass);
 // - member-cycles of the windows: a member paused, sick, playing dead, starved, or behind a
 //   loss burst or a delay spike during D may pass a final check and be suspected again after
 //   one heartbeat_request_wait: (1 + D / heartbeat_request_wait) suspicions per member;
-// - joins: recoveries (a new identity), churn joins and rejoins after a partition.
+// - joins: recoveries (a new identity), churn joins and re-joins after a healed partition.
+// - S_fail, suspicions whose final checks cannot pass (no FinalCheckPassed to every member):
+//   - 2 x the members of a partition that lasts to the horizon, + their re-joins (after
+//     partition_shutdown + the reconnect wait, if that comes before the horizon);
+//   - connection holders (source rules): a process crash (crash_kind "process") with
+//     peer_connections closes the connections it holds: every member that joined after it
+//     holds its start-up connection and every member that sent it an application request
+//     its reply connection, at most every other member of the view, n + joins - 1 (an old
+//     identity stays in the view until it is removed). Each gets EOF and runs an
+//     availability check (a heartbeat request, one TCP attempt, the self-check), which
+//     fails, and raises a suspicion of its own (measured: a crash at the middle of a 1e4
+//     ring, 5 000 holders, 7.8e6 work units of suspicion receipts). With crash_kind "host"
+//     and unreachable_send_errors, every member sending it a membership message final-checks
+//     it (at most once each: a failed check requests its removal); counted the same.
 // The factor 2 counts the member's watcher and the member itself (which suspects its own
 // neighbour when it comes back).
 // Per suspicion (R = the fan-out): R messages, up to kFinalChecksPerSuspicion final checks, each
 // a heartbeat request, its reply and up to 1 + final_check_timeout / final_check_retry probes
-// (kEventsPerProbe events each), and on a pass a FinalCheckPassed to every member (n); work
-// units: each receipt walks the view and the recorded members (2n / 64), choosing R >= 64
-// recipients n x R / 64, and the metrics' crash records C / 64.
+// (kEventsPerProbe events each), and on a pass a FinalCheckPassed to every member (n; not for
+// S_fail); a connection holder's check kEventsPerHolderCheck more; work units: each receipt
+// walks the view and the recorded members (2 n_v / 64, n_v = n + joins the view's size at
+// most), choosing R >= 64 recipients n_v x R / 64, and the metrics' crash records C / 64.
 // Memory held back (held_bytes): a window that delays delivery rather than drops it (a pause, a
 // play-dead member, a loss burst whose reliable messages are resent until it ends) may hold
 // every event its suspicions and view changes cause, kBytesPerHeldMessage each (a pause process:
@@ -47,10 +62,17 @@
 // retransmission interval.)
 // View changes: at most one per suspicion a stressor causes, one per random suspicion whose
 // final check fails (TCP probes are not lost: P <= 2 D / final_check_timeout), one per join and
-// per prepare round a partition forces (1 + D / view_ack_timeout), each kEventsPerViewMember x
-// n events; each view installed at each
+// per prepare round a partition forces (1 + D / view_ack_timeout); a partition lasting to the
+// horizon: its removals and re-joins are batched by the coordinator of each side, at most one
+// view per request_collection per side from the partition on (view_creator.h), and at most
+// one per suspicion and join; each kEventsPerViewMember x n_v events; each view installed at each
 // member makes the metrics look at the open crash records (C / 64 units), and each record is
 // followed around the ring once (2n / 64).
+// Memory held back also counts the connection holders' checks that may run at once (every
+// scheduled crash; of a random process, the crashes within 2 x (final_check_timeout +
+// heartbeat_request_wait) + 4 D, with the tail margin): each its state and its suspicion's
+// R messages, (R + 1) x kBytesPerHeldMessage (measured about 1.7 kB per holder: ten crashes
+// in a 2 425-member ring, 42 MB more heap).
 #include <string>
 
 #include "models/geode/config.h"

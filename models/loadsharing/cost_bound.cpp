@@ -143,8 +143,8 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
                      ") + queue scans " + g(scan) + " units per s + initial broadcasts " +
                      g(n * b);
   c.queue_bytes = queued * kBytesPerQueuedTask;
-  c.queue_formula = "queued tasks " + g(queued) + " (rate x longest wait " + g(wait_s) +
-                    " s, + one batch) x 512 B";
+  c.queue_formula = "queued tasks " + g(queued) + " (arrivals, or batches, in the longest wait " +
+                    g(wait_s) + " s: m + 4 sqrt(m) + 4) x 512 B";
   c.buddy_bytes = n * (kBytesPerLoadSharingNode + kBytesPerBuddyEntry * b);
   c.buddy_formula = "nodes.count " + g(n) + " x (4 kB + 480 B x buddies " + g(b) + ")";
   return c;

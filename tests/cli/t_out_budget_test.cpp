@@ -56,7 +56,7 @@ TEST_F(TOutBudget, TheEstimateCountsTOutWork) {
   write("cet.json", cet(1000).dump());
   const fdsim::test::Result r = fdsim("validate cet.json");
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("and 1.19181e+08 events"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("and 1.19182e+08 events"), std::string::npos) << r.out;
 }
 
 // The first T_out computation that falls back to the dense uniformization (1.78 s simulated)
