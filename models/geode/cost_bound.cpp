@@ -65,6 +65,118 @@ std::string num(double v) {
   return buf;
 }
 
+// A partition that lasts to the horizon (two sides: `a` and the rest, or `a` and `b` when
+// they cover every node; a third group falls back to 2 x (a + b)). Its suspicions, from the
+// initial view (c.members in view order, every member watching the next, the coordinator the
+// first preferred member: view.h):
+// - neighbour checks across the cut: a watcher whose neighbour is on the other side suspects
+//   it, then the next one (the watch moves past each suspect), at most one per monitor tick:
+//   crossing edges of the ring x (1 + the time left / monitor_period); a join appends a
+//   member to the ring (2 more crossing edges at most; a removal merges two edges into one);
+// - availability checks of the members that do not ack a prepare: a side's coordinator
+//   checks each member of the other side once (then it is removed), each check failing into
+//   a suspicion. The side holding the initial coordinator does; the other side only after one
+//   of its members took over, which needs every member that would coordinate before it
+//   dropped (all preferred members of the other side ahead of its first preferred one; with
+//   no preferred member, every preferred member and every member ahead of its first one),
+//   each drop a failed final check, i.e. a suspicion: possible only if its neighbour-check
+//   suspicions plus every other suspicion of the run reach that count. A side's coordinator
+//   may change once per member that goes down: each change may check the other side again.
+// The views: each side's coordinator makes at most one per request_collection from the
+// partition on (view_creator.h: the next view is made request_collection after the first
+// request queued since the requests were last taken), and at most one per suspicion and join.
+struct LastingPartition {
+  double suspicions = 0;
+  double views = 0;
+  std::string formula;
+};
+
+// `joins`: every join of the run (re-joins after partitions included); `other_suspicions`: every other suspicion of the run (each
+// may drop a member); `went_down`: members that go down (each may change a side's
+// coordinator).
+LastingPartition lasting_partition(const GeodeConfig& c, const faults::ScheduledFault& f,
+                                   double n, double h, double joins, double other_suspicions,
+                                   double went_down) {
+  LastingPartition out;
+  const double at = seconds_since(f.at);
+  const double a = double(f.a.size());
+  const double b = f.b.empty() ? n - a : double(f.b.size());
+  const double collection_s = std::max(c.request_collection.seconds(), 1e-9);
+  const double per_side = 1.0 + std::max(0.0, h - at) / collection_s;
+  if (!f.b.empty() && a + b < n) {
+    out.suspicions = 2.0 * (a + b);
+    out.views = std::min(out.suspicions, 3.0 * per_side);
+    out.formula = "three groups: 2 x " + num(a + b) + " members";
+    return out;
+  }
+  // side[node]: 0 = a, 1 = the other side.
+  std::vector<uint8_t> side(c.node_count, 1);
+  for (NodeId x : f.a)
+    if (x < side.size()) side[x] = 0;
+  const std::vector<NodeId>& m = c.members;
+  double crossing = 0;
+  for (size_t i = 0; i < m.size(); ++i)
+    if (side[m[i]] != side[m[(i + 1) % m.size()]]) crossing += 1;
+  // Its own re-joiners (after partition_shutdown + the reconnect wait) join a view of their
+  // own side only (the other side is out of reach): no crossing edge.
+  const double rejoin_at = at + c.partition_shutdown.seconds() + c.reconnect_wait().seconds();
+  const double own_joins = (c.auto_reconnect && rejoin_at < h) ? a + b : 0.0;
+  crossing += 2.0 * std::max(0.0, joins - own_joins);
+  const double ticks = 1.0 + std::max(0.0, h - at) / std::max(c.monitor_period.seconds(), 1e-9);
+  const double neighbour_checks = crossing * ticks;
+  // Who may coordinate (view.h, Roles::preferred: the locators when partition detection is on
+  // and there are any, else every member).
+  std::vector<bool> locator(c.node_count, false);
+  for (NodeId l : c.locators)
+    if (l < locator.size()) locator[l] = true;
+  bool any_locator = false;
+  for (NodeId x : m) any_locator = any_locator || locator[x];
+  const auto preferred = [&](NodeId x) {
+    return !c.partition_detection || !any_locator || locator[x];
+  };
+  int coordinator_side = -1;
+  for (NodeId x : m)
+    if (preferred(x)) {
+      coordinator_side = side[x];
+      break;
+    }
+  const double sizes[2] = {a, b};
+  double checks = 0;
+  std::string how;
+  for (int x = 0; x < 2; ++x) {
+    // Drops a member of side x needs before it coordinates.
+    // With a preferred member: the other side's preferred members ahead of the first one.
+    // Without: every preferred member (all on the other side) and every member ahead of its
+    // first member (view.h, coordinator_without).
+    double members_ahead = 0, preferred_other = 0;
+    bool has_preferred = false, seen_x = false;
+    for (NodeId y : m) {
+      if (side[y] == x) {
+        if (preferred(y)) {
+          has_preferred = true;
+          break;
+        }
+        seen_x = true;
+      } else if (preferred(y)) {
+        preferred_other += 1;
+      } else if (!seen_x) {
+        members_ahead += 1;
+      }
+    }
+    const double needed = has_preferred ? preferred_other : preferred_other + members_ahead;
+    const bool coordinates =
+        x == coordinator_side || neighbour_checks + other_suspicions >= needed;
+    if (coordinates) checks += sizes[1 - x];
+    how += std::string(x == 0 ? "side a " : ", other side ") + num(sizes[x]) +
+           (coordinates ? " checks the other" : " cannot take over (needs " + num(needed) +
+                                                    " drops)");
+  }
+  out.suspicions = std::min(2.0 * (a + b), neighbour_checks + checks * (1.0 + went_down));
+  out.views = std::min(out.suspicions + 2.0 * joins, 2.0 * per_side);
+  out.formula = num(crossing) + " crossing edges x " + num(ticks) + " ticks + " + how;
+  return out;
+}
+
 }  // namespace
 
 GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
@@ -114,6 +226,9 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   double cut_down = 0;  // members cut by a partition that lasts to the horizon
   double partition_views = 0;  // view changes the partitions cause (time-bounded)
   double partition_joins = 0;  // re-joins after a partition (their views: partition_views)
+  double partition_suspicions = 0;
+  std::string cut_formula;  // suspicions the lasting partitions cause (after the loop)
+  std::vector<const faults::ScheduledFault*> lasting;  // partitions lasting to the horizon
   double crashes = 0;   // the metrics' crash records
   double cycles = 0;    // member-cycles of windows
   double joins = 0;
@@ -130,6 +245,7 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   };
   double prepare_rounds = 0;
   double held_cycles = 0;  // member-cycles of windows that hold reliable messages back
+  double resent_cycles = 0;  // member-cycles of loss bursts x the attempts of each message
   const auto window = [&](double members, double d_s) {
     cycles += members * (1.0 + std::max(0.0, d_s) / wait_s);
   };
@@ -169,19 +285,10 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
           down += a + b;
           joins += part_joins;
         } else {
-          // Until the horizon a cut member's final check fails (no FinalCheckPassed to every
-          // member). Each side suspects the other's members once (a watcher whose neighbour
-          // is across the cut suspects it, then the next one: the watch moves past each).
+          // Counted after the loop (lasting_partition), once every other stressor is known.
           cut_down += a + b;
           partition_joins += part_joins;
-          // View changes: the removals and re-joins are batched by the coordinator of each
-          // side, which makes a view at most once per request_collection (view_creator.h:
-          // the next view is made request_collection after the first request queued since
-          // the requests were last taken), and never more than one per suspicion and join.
-          const double collection_s = std::max(c.request_collection.seconds(), 1e-9);
-          const double per_side = 1.0 + std::max(0.0, h - at) / collection_s;
-          const double sides = (!s.b.empty() && a + b < n) ? 3.0 : 2.0;
-          partition_views += std::min(2.0 * (a + b) + 2.0 * part_joins, sides * per_side);
+          lasting.push_back(&s);
         }
         prepare_rounds += 1.0 + dur / std::max(c.view_ack_timeout.seconds(), 1e-9);
         break;
@@ -204,6 +311,19 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
                                                network.retransmit_interval.seconds());
           const double held = q >= 1.0 ? 1.0 : std::min(1.0, q / (1.0 - q) * retransmit_s / dur);
           held_cycles += std::min(n, members) * (1.0 + dur / wait_s) * held;
+          // Events: each of those messages is sent again every retransmission interval (the
+          // shorter of the network's and UNICAST3's: either channel may carry it) until an
+          // attempt gets through, the burst ends or the network gives up: at loss 1,
+          // min(burst, reliable_give_up) / interval attempts; below, the attempts' geometric
+          // mean q / (1 - q) with a tail margin (x 3 + 1), at most that.
+          const double fastest_s = std::max(
+              1e-9, c.reliable_retransmit > Duration::zero()
+                        ? std::min(c.reliable_retransmit.seconds(),
+                                   network.retransmit_interval.seconds())
+                        : network.retransmit_interval.seconds());
+          const double most = std::min(dur, network.reliable_give_up.seconds()) / fastest_s + 1.0;
+          const double resends = q >= 1.0 ? most : std::min(most, 3.0 * q / (1.0 - q) + 1.0);
+          resent_cycles += std::min(n, members) * (1.0 + dur / wait_s) * resends;
         }
         break;
       }
@@ -273,8 +393,7 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
 
   const double stressed = 2.0 * (down + cycles) + joins;
   // Suspicions whose final checks cannot pass (no FinalCheckPassed to every member):
-  // - the members of a partition that lasts to the horizon (2 x: the watcher and the member
-  //   itself, which suspects its own neighbour across the cut) and their re-joins;
+  // - those of a partition that lasts to the horizon (lasting_partition) and its re-joins;
   // - a crashed process's connection holders (source rules, peer_connections, crash_kind
   //   "process"): every member that joined after it holds a connection from it (the
   //   start-up connections) and so may every member that sent it an application request:
@@ -292,7 +411,15 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
       c.source_rules() && ((c.peer_connections && !c.crash_is_host) ||
                            (c.unreachable_send_errors && c.crash_is_host));
   const double holders = eof_holders ? crashes * std::max(0.0, view_members - 1.0) : 0.0;
-  const double s_fail = 2.0 * cut_down + partition_joins + holders;
+  for (const faults::ScheduledFault* part : lasting) {
+    const LastingPartition lp =
+        lasting_partition(c, *part, n, h, joins + partition_joins,
+                          s_random + stressed + holders, down + crashes);
+    partition_suspicions += lp.suspicions;
+    partition_views += lp.views;
+    cut_formula += (cut_formula.empty() ? "" : "; ") + lp.formula;
+  }
+  const double s_fail = partition_suspicions + partition_joins + holders;
   // Memory: each holder's check (its state, its suspicion's R messages in flight), for the
   // crashes whose checks may run at once.
   const double holders_at_once =
@@ -310,10 +437,15 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   const double per_failing_check = 2.0 + kEventsPerProbe * probes;
   const double per_final_check = per_failing_check + n;
   const double per_fail_raise = fanout + 2.0 + kFinalChecksPerSuspicion * per_failing_check;
+  // Retransmissions of the messages loss bursts hold (as held_bytes below counts them, each
+  // sent again per attempt).
+  const double resent = 2.0 * resent_cycles *
+                        (fanout + 2.0 + kFinalChecksPerSuspicion * per_final_check +
+                         kEventsPerViewMember * n + 16.0);
   const double events = (s_random + stressed) *
                             (fanout + 2.0 + kFinalChecksPerSuspicion * per_final_check) +
                         s_fail * per_fail_raise + holders * kEventsPerHolderCheck +
-                        v * (kEventsPerViewMember * view_members + 16.0);
+                        v * (kEventsPerViewMember * view_members + 16.0) + resent;
   const double work =
       s * (fanout * 2.0 * view_members / 64.0 +
            (fanout >= 64.0 ? view_members * fanout / 64.0 : 0.0) + crashes / 64.0) +
@@ -339,9 +471,11 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
                 " checks x P_start " + num(p_start) + " x P_fail " + num(p_fail) + ") + 2 x (" +
                 num(down) + " members down + " + num(cycles) + " member-cycles of windows) + " +
                 num(joins) + " joins + " + num(s_fail) + " that fail (" + num(holders) +
-                " connection holders' checks of crashed processes, 2 x " + num(cut_down) +
-                " members cut until the horizon + " + num(partition_joins) +
-                " re-joins); " + num(v) + " view changes of " + num(view_members) + " members";
+                " connection holders' checks of crashed processes, " +
+                num(partition_suspicions) + " of partitions lasting to the horizon [" +
+                cut_formula + "] + " + num(partition_joins) +
+                " re-joins); " + num(v) + " view changes of " + num(view_members) + " members; " +
+                num(resent) + " retransmissions of messages loss bursts hold";
   return out;
 }
 
