@@ -81,7 +81,8 @@ std::string num(double v) {
 //   no preferred member, every preferred member and every member ahead of its first one),
 //   each drop a failed final check, i.e. a suspicion: possible only if its neighbour-check
 //   suspicions plus every other suspicion of the run reach that count. A side's coordinator
-//   may change once per member that goes down: each change may check the other side again.
+//   may change once per member that goes down (or is removed by mistake): each change may
+//   check the other side again.
 // The views: each side's coordinator makes at most one per request_collection from the
 // partition on (view_creator.h: the next view is made request_collection after the first
 // request queued since the requests were last taken), and at most one per suspicion and join.
@@ -91,9 +92,9 @@ struct LastingPartition {
   std::string formula;
 };
 
-// `joins`: every join of the run (re-joins after partitions included); `other_suspicions`: every other suspicion of the run (each
-// may drop a member); `went_down`: members that go down (each may change a side's
-// coordinator).
+// `joins`: every join of the run (re-joins after partitions included); `other_suspicions`:
+// every other suspicion of the run (each may drop a member); `went_down`: members that go
+// down or may be removed by mistake (each may change a side's coordinator).
 LastingPartition lasting_partition(const GeodeConfig& c, const faults::ScheduledFault& f,
                                    double n, double h, double joins, double other_suspicions,
                                    double went_down) {
@@ -414,7 +415,8 @@ GeodeCost geode_cost_bound(const GeodeConfig& c, const faults::FaultsConfig& f,
   for (const faults::ScheduledFault* part : lasting) {
     const LastingPartition lp =
         lasting_partition(c, *part, n, h, joins + partition_joins,
-                          s_random + stressed + holders, down + crashes);
+                          s_random + stressed + holders,
+                          down + crashes + s_random * p_removed);
     partition_suspicions += lp.suspicions;
     partition_views += lp.views;
     cut_formula += (cut_formula.empty() ? "" : "; ") + lp.formula;

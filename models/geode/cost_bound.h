@@ -36,14 +36,14 @@
 //     neighbour checks across the cut, at most one per watcher and monitor tick (crossing
 //     edges of the ring, + 2 per join from elsewhere, x (1 + time left / monitor_period)),
 //     plus the availability checks of a prepare's non-ackers: the side holding the
-//     coordinator checks each member of the other side once (x (1 + members that go down):
-//     a new coordinator may check again); the other side only if it can take over, i.e. if
-//     its neighbour checks plus every other suspicion of the run reach the drops it needs
-//     (the preferred members ahead of its first preferred one; without one, every preferred
-//     member and every member ahead of its first); at most 2 x (a + b) (a third group: that).
-//     Measured: a tenth cut at the end of a 1e4 ring, 1 000 checked by the coordinator and
-//     113 suspicions in all at 1e3. + the re-joins (after partition_shutdown + the reconnect
-//     wait, if that comes before the horizon);
+//     coordinator checks each member of the other side once (x (1 + members that go down
+//     or may be removed by mistake): a new coordinator may check again); the other side only
+//     if it can take over, i.e. if its neighbour checks plus every other suspicion of the run
+//     reach the drops it needs (the preferred members ahead of its first preferred one;
+//     without one, every preferred member and every member ahead of its first); at most
+//     2 x (a + b) (a third group: that). Measured: a tenth cut at the end of a 1e3 ring, 113
+//     suspicions in all (100 cut members checked by the coordinator); + the re-joins (after
+//     partition_shutdown + the reconnect wait, if that comes before the horizon);
 //   - connection holders (source rules): a process crash (crash_kind "process") with
 //     peer_connections closes the connections it holds: every member that joined after it
 //     holds its start-up connection and every member that sent it an application request
