@@ -23,8 +23,16 @@ std::string g(double v) {
 // The largest task rate a node sees (per second) and the largest batch arriving at once.
 struct NodeLoad {
   double rate_per_s = 0;
-  double batch = 0;
+  double batch = 0;            // tasks per batch (0: single arrivals)
+  double batch_rate_per_s = 0;
 };
+
+// Arrivals of a Poisson count with mean `mean` in one window: exceeded with negligible
+// probability (mean + 4 standard deviations + 4; models/geode/cost_bound.cpp's count_cap).
+double count_cap(double mean) {
+  if (!(mean > 0)) return 0;
+  return mean + 4.0 * std::sqrt(mean) + 4.0;
+}
 
 NodeLoad node_load(const WorkloadConfig& w, size_t node) {
   NodeLoad l;
@@ -36,6 +44,7 @@ NodeLoad node_load(const WorkloadConfig& w, size_t node) {
         break;
       case ArrivalProcessSpec::Kind::batch_poisson:
         l.rate_per_s = p.mean_rate_per_s();
+        l.batch_rate_per_s = p.batch_rate_per_s;
         l.batch = p.batch.law == BatchSizeLaw::deterministic ? double(p.batch.value)
                   : p.batch.law == BatchSizeLaw::uniform     ? double(p.batch.max)
                                                              : 10.0 * p.batch.mean;
@@ -54,7 +63,8 @@ NodeLoad node_load(const WorkloadConfig& w, size_t node) {
 
 }  // namespace
 
-LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double horizon_s) {
+LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double horizon_s,
+                                        double loss_values) {
   LoadSharingCost c;
   const double n = double(cfg.node_count);
   const double b = cfg.node_count == 0 ? 0.0
@@ -68,7 +78,12 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
   double tasks = 0, scan = 0, queued = 0;
   for (size_t i = 0; i < cfg.node_count; ++i) {
     const NodeLoad l = node_load(cfg.workload, i);
-    const double queue = l.rate_per_s * wait_s + l.batch;
+    // The tasks that arrive within one longest wait, at most: the count of arrivals (or of
+    // batches, each `batch` tasks) in a window of wait_s is Poisson: its tail bound, not its
+    // mean (with 500-task batches at 0.5 per s and W = 10 s, 5 batches on average but up to
+    // 11 in some window of a 120 s run on 19 nodes).
+    const double queue = l.batch > 0 ? l.batch * count_cap(l.batch_rate_per_s * wait_s)
+                                     : count_cap(l.rate_per_s * wait_s);
     tasks += l.rate_per_s;
     queued += queue;
     scan += l.rate_per_s * kQueueOpsPerTask * queue / 64.0;
@@ -79,11 +94,7 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
   // CET load index the thresholds (seconds of work) are mapped to queue lengths with the
   // estimated mu, S = min(th_f x mu, 1000) + 42 (the mapping's clamp). Memory: a chain of
   // S >= 64 states may fall back to the dense uniformization: the generator, its copy and up
-  // to 64 cached doubling matrices, 8 B per entry each. Work: such a chain charges its series
-  // and squarings (uniformization.h, kMinChargedChainStates), but how many T_out computations
-  // take that path depends on the estimates met at run time (most take the spectral or
-  // Poisson paths, which charge nothing): the estimate counts no term for it, and the run's
-  // work budget (2 x the estimate + 1e6) stops a run whose chains keep falling back.
+  // to 64 cached doubling matrices, 8 B per entry each. Work: below.
   bool t_out = false;
   for (const ArmConfig& a : cfg.arms) t_out = t_out || a.needs_t_out();
   double states = 0, mu = 1;
@@ -104,13 +115,36 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
                                                               : std::string()) +
                             " + 42): 68 dense matrices of S^2 x 8 B";
   }
-  c.work_per_s = scan;
+  // T_out work (hou_shin_timeout.h): an observer arms its timer at a cheap lower bound
+  // (TimeoutTable::quantile_lower_bound_s: a closed form or a window of at most 17 states,
+  // which charges nothing) and computes the exact T_out only when a silence reaches it; the
+  // exact value is memoised on the broadcast's rounded inputs and the pair's loss allowance
+  // (TimeoutTable), so all of a broadcast's observers with one loss allowance share one
+  // computation. Hence about one computation per broadcast sent (tasks x 2 broadcasts) and
+  // loss value (`loss_values`: the distinct loss allowances of the pairs, 1 with
+  // loss_allowance). A chain of S >= 64 states charges (timeout/poisson_survival.h,
+  // spectral_exit.h) its Poisson row products and series terms, at most kPoissonTerms x (S +
+  // kTOutEvaluations) operations, and its spectral path's QL (S^2) and evaluations
+  // (kTOutEvaluations x S): one unit per 64. This is an estimate, not a bound: a computation
+  // evicted from the memo is done again, and the dense uniformization fallback (where neither
+  // path applies) charges its own work without a term; the run's work budget (2 x the
+  // estimate + 1e6) stops a run whose chains keep falling back.
+  if (t_out && states >= double(timeout::kMinChargedChainStates)) {
+    const double losses = cfg.loss_allowance ? 1.0 : std::max(1.0, loss_values);
+    const double queries_per_s = tasks * 2.0 * losses;
+    const double ops = kPoissonTerms * (states + kTOutEvaluations) + states * states +
+                       kTOutEvaluations * states;
+    c.t_out_work_per_s = queries_per_s * ops / 64.0;
+    c.t_out_work_formula = "T_out computations " + g(queries_per_s) + " per s x " +
+                           g(ops / 64.0) + " units (chains of " + g(states) + " states)";
+  }
+  c.work_per_s = scan + c.t_out_work_per_s;
   c.events_formula = "tasks " + g(tasks) + " per s x (8 + 4 x buddies " + g(b) +
                      ") + queue scans " + g(scan) + " units per s + initial broadcasts " +
                      g(n * b);
   c.queue_bytes = queued * kBytesPerQueuedTask;
-  c.queue_formula = "queued tasks " + g(queued) + " (rate x longest wait " + g(wait_s) +
-                    " s, + one batch) x 512 B";
+  c.queue_formula = "queued tasks " + g(queued) + " (arrivals, or batches, in the longest wait " +
+                    g(wait_s) + " s: m + 4 sqrt(m) + 4) x 512 B";
   c.buddy_bytes = n * (kBytesPerLoadSharingNode + kBytesPerBuddyEntry * b);
   c.buddy_formula = "nodes.count " + g(n) + " x (4 kB + 480 B x buddies " + g(b) + ")";
   return c;

@@ -9,14 +9,19 @@
 //   change at its arrival and one at its departure), each a send and a delivery to every
 //   buddy: events per second <= tasks x (kEventsPerTask + 4 x b), b = min(buddy_size, n - 1);
 //   plus one initial broadcast to every buddy (n x b) over the horizon.
-// - A node's queue holds at most the tasks of its longest wait: rate x W (+ one whole batch
-//   for batch arrivals), W = the largest relative deadline (the horizon when deadlines are
-//   unbounded, or when late tasks finish instead of aborting). Every queue operation walks or
+// - A node's queue holds at most the tasks that arrive within its longest wait W (the largest
+//   relative deadline; the horizon when deadlines are unbounded, or when late tasks finish
+//   instead of aborting): a Poisson count's tail bound m + 4 sqrt(m) + 4 with m = rate x W,
+//   or for batch arrivals batch x that bound with m = batch rate x W. Every queue operation walks or
 //   moves the waiting tasks (local_queue.h charges one work unit per 64 entries): scan work
 //   per second <= sum over nodes of rate x queue / 64 x kQueueOpsPerTask.
 // - Memory: the queued tasks (kBytesPerQueuedTask each) and, per (node, buddy) pair, the
 //   buddy lists, load tables and per-buddy estimators (kBytesPerBuddyEntry, measured at
 //   184 B without diagnosis to 411 B with hou_shin arms, n = 1 000, b = 999).
+// - T_out work (chains of 64 states or more, e.g. the CET load index with a large estimated
+//   mu), an estimate: computations per second ~ tasks x 2 broadcasts x loss values, each at most
+//   kPoissonTerms x (S + kTOutEvaluations) + S^2 + kTOutEvaluations x S operations / 64 units
+//   (the Poisson and spectral paths; the dense fallback has no term).
 #include <string>
 
 #include "models/loadsharing/config.h"
@@ -33,10 +38,17 @@ inline constexpr double kQueueOpsPerTask = 8.0;
 inline constexpr double kBytesPerQueuedTask = 512.0;
 inline constexpr double kBytesPerBuddyEntry = 480.0;
 inline constexpr double kBytesPerLoadSharingNode = 4e3;
+// Series terms of one Poisson-mixture evaluation at most (poisson_survival.h: kMaxMass, its
+// 10 sqrt upper spread and the tail).
+inline constexpr double kPoissonTerms = 5000.0 + 10.0 * 71.0 + 64.0;
+// Survival evaluations of one quantile at most (doubling to the bracket, then Newton).
+inline constexpr double kTOutEvaluations = 200.0;
 
 struct LoadSharingCost {
   double events_per_s = 0;      // events per simulated second
-  double work_per_s = 0;        // queue-scan work units per simulated second
+  double work_per_s = 0;        // queue-scan and T_out work units per simulated second
+  double t_out_work_per_s = 0;  // of which T_out computations (0 without chains of 64+ states)
+  std::string t_out_work_formula;
   std::string events_formula;
   double t_out_bytes = 0;       // T_out chains' dense matrices (0 without)
   std::string t_out_bytes_formula;
@@ -46,6 +58,9 @@ struct LoadSharingCost {
   std::string buddy_formula;
 };
 
-LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double horizon_s);
+// `loss_values`: how many distinct loss probabilities the links may have (1 + the network's
+// overrides that set a loss).
+LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double horizon_s,
+                                        double loss_values = 1.0);
 
 }  // namespace fdsim::loadsharing

@@ -1,4 +1,5 @@
 #include "models/timeout/poisson_survival.h"
+#include "models/timeout/uniformization.h"
 #include "models/timeout/contract.h"
 
 #include <algorithm>
@@ -67,6 +68,13 @@ void PoissonSurvival::reset(const double* diag, const double* upper, const doubl
   v_.assign(1, 1.0);
 }
 
+void PoissonSurvival::count_work(uint64_t operations) {
+  uncharged_ += operations;
+  if (uncharged_ < 64) return;
+  charge_chain_work(int64_t(n_), uncharged_ / 64);
+  uncharged_ %= 64;
+}
+
 void PoissonSurvival::extend_to(size_t k) {
   // row_ and next_ are padded with one zero at each end (index j + 1 holds state j), and
   // pu_(-1) = pl_(n-1) = 0, so the product needs no bounds tests.
@@ -89,6 +97,7 @@ void PoissonSurvival::extend_to(size_t k) {
     lo_ = lo;
     hi_ = hi;
     v_.push_back(sum);
+    count_work(uint64_t(hi - lo + 1));
   }
 }
 
@@ -116,7 +125,10 @@ bool PoissonSurvival::evaluate(double t_s, double* s, double* f) {
     // Tail after terms 0..k: at most p_{k+1} / (1 - x / (k + 2)) once k + 2 > x
     // (uniformization.h); v and v_k - v_{k+1} are in [0, 1].
     const double k2 = double(k) + 2;
-    if (k2 > x && next * k2 < kTail * (k2 - x)) break;
+    if (k2 > x && next * k2 < kTail * (k2 - x)) {
+      count_work(k + 1 - k0);
+      break;
+    }
     p = next;
   }
   *s = sum_s;

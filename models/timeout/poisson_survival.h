@@ -25,7 +25,10 @@
 // the number of states) the object gives up: quantile() returns NaN and callers use the slower
 // paths (spectral_exit.h, uniformization.h). The results agree with those paths and with
 // Eigen's matrix exponential to about 1e-10 relative (tested). Memory: a few vectors of n
-// doubles and one double per term; deterministic (no state but the inputs).
+// doubles and one double per term; deterministic (no state but the inputs). Work: a chain of
+// kMinChargedChainStates states or more charges one unit per 64 state updates and series terms
+// (sim/engine/budget.h), so that a long computation stays within the run's budget and stops
+// at SIGINT/SIGTERM.
 
 #include <cstdint>
 #include <vector>
@@ -81,6 +84,12 @@ class PoissonSurvival {
   std::vector<double> inv_;           // inv_[k] = 1 / (k + 1)
   Eigen::Index lo_ = 0, hi_ = 0;
   std::vector<double> v_;             // v_0, v_1, ...
+  // Work (sim/engine/budget.h): state updates of the row products and series terms not yet
+  // charged; one unit per 64, charged in batches through charge_chain_work (uniformization.h:
+  // chains of kMinChargedChainStates states or more only). Kept across reset(): it changes no
+  // result.
+  void count_work(uint64_t operations);
+  uint64_t uncharged_ = 0;
 };
 
 }  // namespace fdsim::timeout

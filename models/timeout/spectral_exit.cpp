@@ -132,11 +132,18 @@ SpectralExit::SpectralExit(const Eigen::VectorXd& diag, const Eigen::VectorXd& u
   usable_ = coef_.allFinite();
 }
 
+void SpectralExit::count_evaluation() const {
+  // Work (sim/engine/budget.h): one unit per 64 modes summed (chains of
+  // kMinChargedChainStates states or more: at least one unit per evaluation).
+  charge_chain_work(n_, uint64_t(n_) / 64);
+}
+
 double SpectralExit::survival(double t_s) const {
   if (!usable_) fail("used although not usable", t_s);
   if (!(t_s >= 0) || !std::isfinite(t_s)) fail("time must be finite and >= 0", t_s);
   double s = 0;
   for (Eigen::Index k = 0; k < n_; ++k) s += coef_(k) * std::exp(eig_(k) * t_s);
+  count_evaluation();
   return s;
 }
 
@@ -144,6 +151,7 @@ double SpectralExit::density(double t_s) const {
   if (!usable_) fail("used although not usable", t_s);
   double f = 0;
   for (Eigen::Index k = 0; k < n_; ++k) f -= coef_(k) * eig_(k) * std::exp(eig_(k) * t_s);
+  count_evaluation();
   return f;
 }
 
@@ -172,6 +180,7 @@ double SpectralExit::quantile(double alpha) const {
       *s += coef_(k) * e;
       *f -= coef_(k) * eig_(k) * e;
     }
+    count_evaluation();
     return true;
   });
   return b;

@@ -55,6 +55,8 @@ class SpectralExit {
   double quantile(double alpha) const;
 
  private:
+  // Charges one evaluation's work (n_ / 64 units, uniformization.h's charge_chain_work).
+  void count_evaluation() const;
   Eigen::Index n_ = 0;
   bool usable_ = false;
   Eigen::VectorXd eig_;    // l_k

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "models/geode/cost_bound.h"
 #include "models/loadsharing/cost_bound.h"
 #include "models/swim/memory_bound.h"
 #include "sim/net/config.h"
@@ -242,7 +243,12 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
     // Per-task events, queue scans, queued tasks and buddy state (models/loadsharing/
     // cost_bound.h): bounds that need the horizon.
     const loadsharing::LoadSharingCost ls =
-        loadsharing::load_sharing_cost_bound(*s.load_sharing, s.top.horizon_s);
+        loadsharing::load_sharing_cost_bound(*s.load_sharing, s.top.horizon_s, [&] {
+          double values = 1;
+          for (const net::LinkOverride& o : s.network.overrides)
+            if (o.loss || o.loss_model) ++values;
+          return values;
+        }());
     c.events_per_s += ls.events_per_s;
     c.work_per_s += ls.work_per_s;
     if (!(ls.events_per_s + ls.work_per_s <= c.events_largest)) {
@@ -254,6 +260,27 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
     if (ls.t_out_bytes > 0)
       scenario::add_memory(c, "$.load_sharing.load_index", ls.t_out_bytes,
                            ls.t_out_bytes_formula);
+  }
+  if (s.membership) {
+    // What suspicions cost (models/geode/cost_bound.h): it follows the faults and the network.
+    // A load-sharing arm with its own member timeout runs its own membership configuration:
+    // the largest of them counts (one simulation per arm).
+    const double delay_s = largest_mean_delay_s(s.network);
+    geode::GeodeCost g = geode::geode_cost_bound(*s.membership, s.faults, s.network,
+                                                 s.top.nodes.count, s.top.horizon_s, delay_s);
+    for (const auto& [arm, cfg] : s.membership_for_arm) {
+      const geode::GeodeCost a =
+          geode::geode_cost_bound(cfg, s.faults, s.network, s.top.nodes.count, s.top.horizon_s,
+                                  delay_s);
+      if (!(a.events_per_s + a.work_per_s <= g.events_per_s + g.work_per_s)) g = a;
+    }
+    c.events_per_s += g.events_per_s;
+    c.work_per_s += g.work_per_s;
+    scenario::add_memory(c, "$.membership", g.held_bytes, g.held_formula);
+    if (!(g.events_per_s + g.work_per_s <= c.events_largest)) {
+      c.events_largest = g.events_per_s + g.work_per_s;
+      c.events_path = "$.membership";
+    }
   }
   c.replications = double(s.top.replications);
   c.simulations =
@@ -269,6 +296,41 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
                            " events per simulated second x mean delay " +
                            scenario::rate_text(pending_s) + " s x " +
                            scenario::rate_text(scenario::kBytesPerPendingEvent) + " B");
+  if (s.membership) {
+    // Geode's reliable messages (UNICAST3 or the network's reliable channel) are held until one
+    // attempt gets through: about L / (1 - L) retransmission intervals each at a loss L (the
+    // largest Bernoulli loss, or a Gilbert-Elliott chain's stationary loss), by Little's law
+    // every event source's rate times that (models/geode/cost_bound.h, held messages).
+    double loss = s.network.loss_model ? s.network.loss_model->stationary_loss() : s.network.loss;
+    for (const net::LinkOverride& o : s.network.overrides) {
+      if (o.loss) loss = std::max(loss, *o.loss);
+      if (o.loss_model) loss = std::max(loss, o.loss_model->stationary_loss());
+    }
+    const double retransmit_s = std::max(s.membership->reliable_retransmit.seconds(),
+                                         s.network.retransmit_interval.seconds());
+    const double hold_s =
+        loss >= 1.0 ? c.horizon_s : std::min(c.horizon_s, loss / (1.0 - loss) * retransmit_s);
+    if (hold_s > 0)
+      scenario::add_memory(c, "$.network.loss",
+                           c.events_per_s * hold_s * geode::kBytesPerHeldMessage,
+                           "Geode messages held for retransmission: " +
+                               scenario::rate_text(c.events_per_s) +
+                               " events per simulated second x loss / (1 - loss) x " +
+                               scenario::rate_text(retransmit_s) + " s x 384 B");
+  }
+  // Delay spikes: every message sent during one stays in flight its extra delay longer: by
+  // Little's law, the event rate x the extra delay x 160 B more (summed over the spikes, which
+  // may overlap).
+  for (const faults::ScheduledFault& f : s.faults.scheduled) {
+    if (f.kind != faults::FaultKind::delay_spike) continue;
+    const double extra_s = std::min(f.extra.seconds(), c.horizon_s);
+    scenario::add_memory(c, "$.faults",
+                         c.events_per_s * extra_s * scenario::kBytesPerPendingEvent,
+                         "messages in flight during a delay spike: " +
+                             scenario::rate_text(c.events_per_s) +
+                             " events per simulated second x extra_ms " +
+                             scenario::rate_text(extra_s * 1e3) + " ms x 160 B");
+  }
   // Starved hosts (sim/net/starvation.h): what starved hosts hold beyond the pending events
   // counted above. Several entries may name one node (a study often writes one entry per
   // window), and an event waits at one host at a time, so each term is a bound over all entries

@@ -162,7 +162,7 @@ TEST_F(RunBudgetCli, QueueScansOfHugeBatchesAreCountedByValidation) {
 TEST_F(RunBudgetCli, SigintStopsARunInsideItsQueueScansWithinASecond) {
   write("b.json", batches().dump());
   const std::string cmd = "cd '" + dir_ + "' && exec '" + fdsim::test::kFdsim +
-                          "' run b.json --out o --quiet --max-events 1e18 --max-memory-gb 100 "
+                          "' run b.json --out o --quiet --max-events 1e18 --max-memory-gb 1000 "
                           ">out.txt 2>err.txt";
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
