@@ -367,7 +367,7 @@ void Member::on_heartbeat_request(const MemberId& from, int64_t request_id) {
 
 void Member::contacted_by(const MemberId& from, SimTime stamp) {
   if (!in_view(from) || from == me_) return;
-  auto [it, fresh] = contact_.emplace(from, stamp);
+  auto [it, fresh] = contact_.try_emplace(from, stamp);  // no node allocated when present
   if (!fresh && it->second < stamp) it->second = stamp;
   if (suspected_.count(from)) {
     unsuspect(from);

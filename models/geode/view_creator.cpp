@@ -13,6 +13,14 @@ namespace {
 bool listed(const std::vector<MemberId>& v, const MemberId& m) {
   return std::find(v.begin(), v.end(), m) != v.end();
 }
+// A sorted copy, for binary searches in a list that may hold a tenth of the ring.
+std::vector<MemberId> sorted(std::vector<MemberId> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+bool in_sorted(const std::vector<MemberId>& v, const MemberId& m) {
+  return std::binary_search(v.begin(), v.end(), m);
+}
 }  // namespace
 
 EventId ViewCreator::timer_at(SimTime t, EventKind kind, std::function<void()> fn) {
@@ -43,7 +51,7 @@ void ViewCreator::deactivate() {
   ++healthy_round_;
   active_ = false;
   busy_ = false;
-  pending_removals_.clear();
+  clear_pending_removals();
   pending_joins_.clear();
   first_queued_.reset();
   awaiting_.clear();
@@ -59,19 +67,28 @@ std::vector<MemberId> ViewCreator::removed_from_installed(const View& v) const {
   return out;
 }
 
+void ViewCreator::add_pending_removal(const MemberId& m) {
+  if (pending_removal_set_.insert(m).second) pending_removals_.push_back(m);
+}
+
+void ViewCreator::clear_pending_removals() {
+  pending_removals_.clear();
+  pending_removal_set_.clear();
+}
+
 void ViewCreator::queue_removal(const MemberId& target) {
   if (!active_ || !m_.in_view(target) || target == m_.me_) return;
-  if (listed(pending_removals_, target)) return;               // duplicate
+  if (removal_pending(target)) return;                         // duplicate
   if (!source_rules()) {
     if (busy_ && !preparing_.contains(target)) return;         // the view in the making drops it
-    pending_removals_.push_back(target);
+    add_pending_removal(target);
     if (!first_queued_) first_queued_ = m_.now();
     if (!busy_) schedule_collection();
     return;
   }
   // GMSJoinLeave.processRemoveMemberMessage (coordinator): recordViewRequest, then
   // prepareProcessor.processRemoveRequest.
-  pending_removals_.push_back(target);
+  add_pending_removal(target);
   if (!first_queued_) first_queued_ = busy_ ? last_take_ : m_.now();
   if (!busy_) {
     schedule_collection();
@@ -98,7 +115,7 @@ void ViewCreator::queue_join(const MemberId& joiner) {
   // Source rules: it stays (GMSJoinLeave.createAndSendView's oldIDs is never filled).
   if (!source_rules())
     for (const MemberId& m : m_.view_->members)
-      if (m.node == joiner.node && !listed(pending_removals_, m)) pending_removals_.push_back(m);
+      if (m.node == joiner.node) add_pending_removal(m);
   pending_joins_.push_back(joiner);
   m_.trace("join_queued", {{"joiner", joiner.node}, {"incarnation", joiner.incarnation}});
   if (!first_queued_) first_queued_ = (source_rules() && busy_) ? last_take_ : m_.now();
@@ -124,7 +141,7 @@ void ViewCreator::create_view() {
     std::vector<MemberId> joins;
     for (const MemberId& j : pending_joins_)
       if (!cur.contains(j)) joins.push_back(j);
-    pending_removals_.clear();
+    clear_pending_removals();
     pending_joins_.clear();
     first_queued_.reset();
     tell_removed(strangers);  // "unknown, probably rogue": told, no view for them
@@ -151,7 +168,7 @@ void ViewCreator::create_view() {
     j.join_view = id;
     members.push_back(j);
   }
-  pending_removals_.clear();
+  clear_pending_removals();
   pending_joins_.clear();
   first_queued_.reset();
   prepare(make_view(id, std::move(members), m_.shared_.roles));
@@ -208,8 +225,9 @@ void ViewCreator::prepare(View v) {
     // requests minus the view's own removals), then waitForResponses.
     processor_.initialize(preparing_.id, awaiting_);
     std::vector<MemberId> pending;
+    const std::vector<MemberId> removed_sorted = sorted(removed);
     for (const MemberId& r : pending_removals_)
-      if (!listed(removed, r)) pending.push_back(r);
+      if (!in_sorted(removed_sorted, r)) pending.push_back(r);
     processor_.process_pending_requests({}, pending);
     ack_wait_ = true;
     // No early end here even if every recipient already has a queued removal: Geode's
@@ -248,10 +266,10 @@ void ViewCreator::wait_over() {
   }
   // prepareAndSendView: the unresponsive members are those that did not ack, less the
   // members this view removes anyway.
-  const std::vector<MemberId> removed = removed_from_installed(preparing_);
+  const std::vector<MemberId> removed = sorted(removed_from_installed(preparing_));
   std::set<MemberId> unresponsive;
   for (const MemberId& m : processor_.not_replied())
-    if (!listed(removed, m)) unresponsive.insert(m);
+    if (!in_sorted(removed, m)) unresponsive.insert(m);
   m_.trace("view_ack_wait_over",
            {{"view_id", preparing_.id},
             {"not_acked", nodes_of(std::vector<MemberId>(processor_.not_replied().begin(),
@@ -274,7 +292,7 @@ void ViewCreator::remove_healthy(std::set<MemberId> unresponsive) {
   // "matching" (Geode's testFlagForRemovalRequest) and are not checked.
   std::vector<MemberId> to_check, filtered;
   for (const MemberId& m : healthy_suspects_)
-    (listed(pending_removals_, m) ? filtered : to_check).push_back(m);
+    (removal_pending(m) ? filtered : to_check).push_back(m);
   m_.trace("view_availability_checks", {{"view_id", preparing_.id},
                                         {"checking", nodes_of(to_check)},
                                         {"pending_removal", nodes_of(filtered)}});
@@ -302,7 +320,7 @@ void ViewCreator::healthy_result(const MemberId& m, bool available) {
 void ViewCreator::reevaluate_healthy() {
   if (!healthy_phase_) return;
   for (const MemberId& m : healthy_suspects_)
-    if (!listed(pending_removals_, m)) return;  // still waiting for a check (or a request)
+    if (!removal_pending(m)) return;  // still waiting for a check (or a request)
   finish_prepare();
 }
 
