@@ -106,12 +106,14 @@ void Member::reset_state() {
   neighbour_.reset();
   contact_.clear();
   suspected_.clear();
+  walk_ = {};
   recorded_.clear();
   removal_requested_.clear();
   left_.clear();
   for (auto& [rid, c] : neighbour_checks_) shared_.world.sim.cancel(c.timer);
   neighbour_checks_.clear();
   availability_.clear();
+  final_checks_of_.clear();
   detectors_.clear();
   peers_out_.clear();
   reconnect_pending_ = false;
@@ -224,11 +226,7 @@ void Member::leave() {
 
 bool Member::is_coordinator() const { return participating() && creator_->active(); }
 
-bool Member::final_checking(const MemberId& m) const {
-  for (const auto& [id, a] : availability_)
-    if ((a.final_check || source_rules()) && a.suspect == m) return true;
-  return false;
-}
+bool Member::final_checking(const MemberId& m) const { return final_checks_of_.count(m) > 0; }
 
 bool Member::prepare_waiting() const { return creator_->prepare_waiting(); }
 
@@ -377,6 +375,7 @@ void Member::contacted_by(const MemberId& from, SimTime stamp) {
 
 void Member::unsuspect(const MemberId& m) {
   const bool was = suspected_.erase(m) > 0;
+  if (was) walk_ = {};
   recorded_.erase(m);
   if (was) trace("unsuspect", {{"member", m.node}});
 }
@@ -388,7 +387,7 @@ void Member::set_neighbour(std::optional<MemberId> n) {
 }
 
 void Member::recompute_neighbour() {
-  set_neighbour(view_ ? next_neighbour(*view_, me_, me_, suspected_) : std::nullopt);
+  set_neighbour(view_ ? next_neighbour(*view_, me_, me_, suspected_, walk_) : std::nullopt);
 }
 
 // --- Monitor tick and neighbour checks (docs/models/geode-membership.md). ---
@@ -440,7 +439,7 @@ void Member::start_neighbour_check(const MemberId& target) {
   const auto last = last_contact(target);
   trace("check_start", {{"target", target.node},
                         {"silence_ms", last ? json((now() - *last).millis()) : json(nullptr)}});
-  set_neighbour(next_neighbour(*view_, me_, target, suspected_));
+  set_neighbour(next_neighbour(*view_, me_, target, suspected_, walk_));
   const int64_t rid = next_request_id_++;
   NeighbourCheck c{target, now(), {}};
   c.timer = after(shared_.config.heartbeat_request_wait, shared_.kinds.check_wait,
@@ -468,7 +467,7 @@ void Member::finish_neighbour_check(int64_t request_id, bool replied) {
   trace("check_failed", {{"target", c.target.node}});
   if (removal_requested_.count(c.target)) return;  // already being removed
   suspected_.insert(c.target);
-  set_neighbour(next_neighbour(*view_, me_, c.target, suspected_));
+  set_neighbour(next_neighbour(*view_, me_, c.target, suspected_, walk_));
   initiate_suspicion(c.target);
 }
 

@@ -54,6 +54,7 @@
 #include "models/detectors/detector.h"
 #include "models/geode/context.h"
 #include "models/geode/member_id.h"
+#include "models/geode/ring.h"
 #include "models/geode/view.h"
 #include "sim/engine/rng.h"
 
@@ -323,11 +324,19 @@ class Member {
   std::optional<MemberId> neighbour_;
   std::map<MemberId, SimTime> contact_;            // last contact per member
   std::set<MemberId> suspected_;
+  // The last next_neighbour walk (ring.h): reset whenever view_ changes or suspected_ loses a
+  // member (reset_state, unsuspect, install_view), the only places that erase from it.
+  NeighbourWalk walk_;
   std::set<MemberId> recorded_;                    // suspect requests recorded in this view
   std::set<MemberId> removal_requested_;           // "being removed" in this view
   std::set<MemberId> left_;                        // leftMembers: leave requests seen
   std::map<int64_t, NeighbourCheck> neighbour_checks_;  // by request id
   std::map<uint64_t, Availability> availability_;        // by check id
+  // The checks of availability_ that final_checking counts (final checks; every check under
+  // the source rules), per suspect: final_checking is one lookup instead of a scan of the
+  // checks in progress, which the next in line runs for each recorded suspect (a partition
+  // of a tenth of the ring made that quadratic). Updated wherever availability_ changes.
+  std::map<MemberId, uint32_t> final_checks_of_;
   std::map<MemberId, std::unique_ptr<detectors::Detector>> detectors_;
   int64_t next_request_id_ = 1;
   uint64_t next_check_id_ = 1;

@@ -124,7 +124,7 @@ void Member::member_suspected(const MemberId& m) {
   // reply processor).
   // (The watch moves to the member after m whoever m is, as setNextNeighbor does.)
   suspected_.insert(m);
-  if (view_) set_neighbour(next_neighbour(*view_, me_, m, suspected_));
+  if (view_) set_neighbour(next_neighbour(*view_, me_, m, suspected_, walk_));
   creator_->member_suspected(m);
 }
 
@@ -138,6 +138,7 @@ uint64_t Member::run_availability_check(const MemberId& suspect, bool final_chec
   a.retry = final_check;
   a.final_check = final_check;
   a.done = std::move(done);
+  if (final_check || source_rules()) ++final_checks_of_[suspect];  // see final_checking
   availability_.emplace(id, std::move(a));
   if (source_rules()) member_suspected(suspect);
   // A HeartbeatRequest without waiting: a reply (or any contact) after the start passes.
@@ -211,6 +212,10 @@ void Member::complete_availability(uint64_t check, bool tcp_ok) {
   if (it == availability_.end()) return;
   Availability a = std::move(it->second);
   availability_.erase(it);
+  if (a.final_check || source_rules()) {
+    auto c = final_checks_of_.find(a.suspect);
+    if (--c->second == 0) final_checks_of_.erase(c);
+  }
   const auto last = last_contact(a.suspect);
   const bool contact = last && *last >= a.start;
   const bool passed = tcp_ok || contact;
@@ -304,7 +309,7 @@ void Member::final_check_done(const MemberId& suspect, bool passed) {
   }
   trace("final_check_failed", {{"suspect", suspect.node}});
   suspected_.insert(suspect);
-  if (neighbour_ == suspect) set_neighbour(next_neighbour(*view_, me_, suspect, suspected_));
+  if (neighbour_ == suspect) set_neighbour(next_neighbour(*view_, me_, suspect, suspected_, walk_));
   request_removal(suspect);
 }
 

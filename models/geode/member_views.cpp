@@ -179,6 +179,7 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
   }
 
   view_ = shared_view;
+  walk_ = {};  // a new view, and suspected_ may have lost members above
   last_view_ = shared_view;
   me_.join_view = v.find(me_)->join_view;
   joining_ = false;

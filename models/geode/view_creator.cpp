@@ -46,6 +46,7 @@ void ViewCreator::deactivate() {
   processor_ = ViewReplyProcessor{};
   healthy_phase_ = false;
   healthy_suspects_.clear();
+  healthy_unsettled_ = 0;
   ack_wait_ = false;
   take_over_view_ = false;
   ++healthy_round_;
@@ -68,12 +69,15 @@ std::vector<MemberId> ViewCreator::removed_from_installed(const View& v) const {
 }
 
 void ViewCreator::add_pending_removal(const MemberId& m) {
-  if (pending_removal_set_.insert(m).second) pending_removals_.push_back(m);
+  if (!pending_removal_set_.insert(m).second) return;
+  pending_removals_.push_back(m);
+  if (healthy_phase_ && healthy_suspects_.count(m) > 0) --healthy_unsettled_;
 }
 
 void ViewCreator::clear_pending_removals() {
   pending_removals_.clear();
   pending_removal_set_.clear();
+  healthy_unsettled_ = healthy_suspects_.size();  // none has a pending removal now
 }
 
 void ViewCreator::queue_removal(const MemberId& target) {
@@ -293,6 +297,7 @@ void ViewCreator::remove_healthy(std::set<MemberId> unresponsive) {
   std::vector<MemberId> to_check, filtered;
   for (const MemberId& m : healthy_suspects_)
     (removal_pending(m) ? filtered : to_check).push_back(m);
+  healthy_unsettled_ = to_check.size();
   m_.trace("view_availability_checks", {{"view_id", preparing_.id},
                                         {"checking", nodes_of(to_check)},
                                         {"pending_removal", nodes_of(filtered)}});
@@ -313,14 +318,13 @@ void ViewCreator::remove_healthy(std::set<MemberId> unresponsive) {
 
 void ViewCreator::healthy_result(const MemberId& m, bool available) {
   if (!healthy_phase_) return;
-  if (available) healthy_suspects_.erase(m);
+  if (available && healthy_suspects_.erase(m) > 0 && !removal_pending(m)) --healthy_unsettled_;
   reevaluate_healthy();
 }
 
 void ViewCreator::reevaluate_healthy() {
   if (!healthy_phase_) return;
-  for (const MemberId& m : healthy_suspects_)
-    if (!removal_pending(m)) return;  // still waiting for a check (or a request)
+  if (healthy_unsettled_ > 0) return;  // still waiting for a check (or a request)
   finish_prepare();
 }
 
@@ -331,6 +335,7 @@ void ViewCreator::finish_prepare() {
   m_.shared_.world.sim.cancel(healthy_timer_);
   const std::vector<MemberId> failures(healthy_suspects_.begin(), healthy_suspects_.end());
   healthy_suspects_.clear();
+  healthy_unsettled_ = 0;
   if (failures.empty()) {
     install();
     return;
