@@ -125,7 +125,7 @@ TEST(GeodeAcceptance, Case15_FanoutCurrentSevenMembers_EveryoneIncludingSuspectA
   const View v = view_of(7, roles);
   FanoutRules current{9, 10, 10, false};
   Rng rng(1);
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, current, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, current, &rng)),
             (std::vector<NodeId>{0, 1, 2, 3, 4, 5, 6}));
 }
 
@@ -134,7 +134,7 @@ TEST(GeodeAcceptance, Case15_FanoutWikiFourMembers_Everyone) {
   const View v = view_of(4, roles);
   FanoutRules wiki{4, 7, 5, true};
   Rng rng(1);
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(3)}, {mid(3)}, roles, wiki, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(3)}, {mid(3)}, roles, wiki, &rng)),
             (std::vector<NodeId>{0, 1, 2, 3}));
 }
 
@@ -145,7 +145,7 @@ TEST(GeodeAcceptance, Case15_FanoutWikiEightMembers_FivePreferredSenderAndOneOth
   Rng rng(1);
   // m3 suspects m4: preferred in view order minus sender and suspect: m0 m1 m2 m5 m6; then the
   // sender; then the only member left, m7.
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, wiki, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, wiki, &rng)),
             (std::vector<NodeId>{0, 1, 2, 5, 6, 3, 7}));
 }
 
@@ -159,7 +159,7 @@ TEST(GeodeAcceptance, Case15_FanoutWikiRandomMemberIsUniformOverTheRest) {
   std::map<NodeId, int> drawn;
   for (uint64_t seed = 0; seed < 3000; ++seed) {
     Rng rng = RngFactory(seed, 0).stream(3, "geode.fanout");
-    auto r = suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, wiki, rng);
+    auto r = suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, wiki, &rng);
     ASSERT_EQ(r.size(), 7u);
     EXPECT_EQ(nodes(std::vector<MemberId>(r.begin(), r.begin() + 6)),
               (std::vector<NodeId>{0, 1, 2, 5, 6, 3}));
@@ -180,10 +180,10 @@ TEST(GeodeAcceptance, Case15_FanoutCurrentLargeView_PreferredThenSenderThenFillI
   EXPECT_EQ(v.coordinator, mid(1));
   FanoutRules current{9, 10, 10, false};
   Rng rng(1);
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(4)}, {mid(4)}, roles, current, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(4)}, {mid(4)}, roles, current, &rng)),
             (std::vector<NodeId>{1, 5, 9, 2, 0, 3, 6, 7, 8, 10}));
   // Members the sender already suspects are left out too.
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(4)}, {mid(4), mid(6)}, roles, current, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(4)}, {mid(4), mid(6)}, roles, current, &rng)),
             (std::vector<NodeId>{1, 5, 9, 2, 0, 3, 7, 8, 10, 11}));
 }
 
