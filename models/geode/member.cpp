@@ -15,8 +15,12 @@ using nlohmann::json;
 Member::Member(Shared& shared, NodeId node)
     : shared_(shared),
       node_(node),
-      me_{node, 0, -1},
-      creator_(std::make_unique<ViewCreator>(*this)) {}
+      me_{node, 0, -1} {}
+
+ViewCreator& Member::creator() {
+  if (!creator_) creator_ = std::make_unique<ViewCreator>(*this);
+  return *creator_;
+}
 
 Rng& Member::stream(std::unique_ptr<Rng>& slot, const char* purpose) {
   if (!slot) slot = std::make_unique<Rng>(shared_.world.rng.stream(node_, purpose));
@@ -101,7 +105,7 @@ bool Member::send_fails(const MemberId& to) const {
 
 void Member::reset_state() {
   ++epoch_;
-  creator_->deactivate();
+  if (creator_) creator_->deactivate();
   view_.reset();
   neighbour_.reset();
   contact_.clear();
@@ -224,11 +228,11 @@ void Member::leave() {
   }
 }
 
-bool Member::is_coordinator() const { return participating() && creator_->active(); }
+bool Member::is_coordinator() const { return participating() && creator_ && creator_->active(); }
 
 bool Member::final_checking(const MemberId& m) const { return final_checks_of_.count(m) > 0; }
 
-bool Member::prepare_waiting() const { return creator_->prepare_waiting(); }
+bool Member::prepare_waiting() const { return creator_ && creator_->prepare_waiting(); }
 
 bool Member::neighbour_checking(const MemberId& m) const {
   for (const auto& [rid, c] : neighbour_checks_)

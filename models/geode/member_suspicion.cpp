@@ -125,7 +125,7 @@ void Member::member_suspected(const MemberId& m) {
   // (The watch moves to the member after m whoever m is, as setNextNeighbor does.)
   suspected_.insert(m);
   if (view_) set_neighbour(next_neighbour(*view_, me_, m, suspected_, walk_));
-  creator_->member_suspected(m);
+  if (creator_) creator_->member_suspected(m);
 }
 
 uint64_t Member::run_availability_check(const MemberId& suspect, bool final_check,

@@ -28,7 +28,7 @@ void Member::request_removal(const MemberId& target) {
   if (!removal_requested_.insert(target).second) return;  // duplicate
   trace("removal_requested", {{"target", target.node}});
   if (is_coordinator()) {
-    creator_->queue_removal(target);
+    creator().queue_removal(target);
     return;
   }
   if (source_rules()) {
@@ -77,7 +77,7 @@ void Member::on_remove_member(const MemberId& from, const MemberId& target) {
   }
   if (is_coordinator()) {
     removal_requested_.insert(target);
-    creator_->queue_removal(target);
+    creator().queue_removal(target);
     return;
   }
   if (removal_requested_.insert(target).second) consider_take_over(target);
@@ -97,7 +97,7 @@ void Member::on_leave_request(const MemberId& from, const MemberId& leaving) {
     consider_take_over(leaving);  // ~660-678: the check view without removed and left members
     return;
   }
-  creator_->queue_removal(leaving);  // ~680-685: recordViewRequest
+  creator().queue_removal(leaving);  // ~680-685: recordViewRequest
 }
 
 void Member::consider_take_over(const MemberId& removed) {
@@ -115,7 +115,7 @@ void Member::become_coordinator(const MemberId& old) {
   const int64_t id = view_->id + jump;
   trace("become_coordinator", {{"old_coordinator", view_->coordinator.node},
                                {"view_id", id}, {"removed", nodes_of(gone)}});
-  creator_->take_over(make_view(id, without(view_->members, gone), shared_.roles));
+  creator().take_over(make_view(id, without(view_->members, gone), shared_.roles));
 }
 
 void Member::on_prepare_view(const MemberId& from, const std::shared_ptr<const View>& v) {
@@ -128,7 +128,7 @@ void Member::on_prepare_view(const MemberId& from, const std::shared_ptr<const V
 }
 
 void Member::on_view_ack(const MemberId& from, int64_t view_id) {
-  if (!participating() || !creator_->active()) return;
+  if (!participating() || !creator_ || !creator_->active()) return;
   creator_->on_ack(from, view_id);
 }
 
@@ -188,8 +188,8 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
     trace("view_installed", {{"view_id", v.id}, {"coordinator", v.coordinator.node},
                              {"members", nodes_of(v.members)}});
   if (v.coordinator == me_)
-    creator_->activate();
-  else
+    creator().activate();
+  else if (creator_)
     creator_->deactivate();
   recompute_neighbour();
   shared_.signals.view_installed(now(), node_, shared_view, created_here, removed);
@@ -390,7 +390,7 @@ void Member::on_join_request(const MemberId& from, const MemberId& joiner) {
   if (!participating()) return;
   (void)from;
   if (is_coordinator()) {
-    creator_->queue_join(joiner);
+    creator().queue_join(joiner);
     return;
   }
   if (view_->coordinator == me_) return;
