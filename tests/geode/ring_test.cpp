@@ -280,3 +280,67 @@ TEST(GeodeQuorum, ViewWeightIsWeighedOnceWhenTheViewIsMade) {
 }
 
 }  // namespace fdsim::geode::test
+
+namespace fdsim::geode::test {
+
+// The memoised walk (ring.h, NeighbourWalk) answers as a fresh walk after any sequence of
+// suspicions added, walks from anywhere (members, me, a non-member) and suspicions removed
+// (the caller resets the memo then, as Member does), including walks that wrap around the
+// ring and blocks that reach me.
+TEST(GeodeRing, MemoisedNeighbourWalkAnswersAsAFreshWalk) {
+  const Roles roles = all_preferred(40);
+  for (NodeId me_node : {NodeId(0), NodeId(17), NodeId(39)}) {
+    const View v = view_of(40, roles);
+    const MemberId me = mid(me_node);
+    Rng rng(7 + me_node);
+    std::set<MemberId> suspects;
+    NeighbourWalk walk;
+    int jumps_checked = 0;
+    for (int step = 0; step < 4000; ++step) {
+      const int64_t op = rng.uniform_int(0, 19);
+      if (op < 8) {
+        const MemberId s = mid(NodeId(rng.uniform_int(0, 39)));
+        if (!(s == me)) suspects.insert(s);
+      } else if (op == 8 && !suspects.empty()) {
+        auto it = suspects.begin();
+        std::advance(it, rng.uniform_int(0, int64_t(suspects.size()) - 1));
+        suspects.erase(it);
+        walk = {};
+      } else if (op == 9) {
+        suspects.clear();
+        walk = {};
+      }
+      const int64_t a = rng.uniform_int(-1, 40);  // -1: me; 40: not in the view
+      const MemberId after = a < 0 ? me : mid(NodeId(a));
+      const NeighbourWalk before = walk;
+      const auto memoised = next_neighbour(v, me, after, suspects, walk);
+      ASSERT_EQ(memoised, next_neighbour(v, me, after, suspects))
+          << "step " << step << " me " << me_node << " after " << a;
+      // Whether this walk started inside the memo's stretch (so it jumped).
+      const size_t start = a >= 0 && a < 40 ? size_t(a) : size_t(me_node);
+      const size_t span = before.to == before.from ? 40 : (before.to + 40 - before.from) % 40;
+      if (before.view == &v && (start + 40 - before.from) % 40 < span) ++jumps_checked;
+    }
+    EXPECT_GT(jumps_checked, 50) << "the memo was used in too few walks to test it";
+  }
+}
+
+// Checks of a suspected block, one member after another (what a partition makes the next in
+// line do): the memo carries the walk to the end of the block.
+TEST(GeodeRing, MemoisedNeighbourWalkSkipsASuspectedBlock) {
+  const Roles roles = all_preferred(10);
+  const View v = view_of(10, roles);
+  std::set<MemberId> suspects;
+  NeighbourWalk walk;
+  for (NodeId i = 3; i <= 7; ++i) suspects.insert(mid(i));
+  for (NodeId i = 3; i <= 7; ++i)
+    EXPECT_EQ(next_neighbour(v, mid(1), mid(i), suspects, walk), mid(8)) << i;
+  EXPECT_EQ(walk.from, 3u);
+  EXPECT_EQ(walk.to, 8u);
+  // The block reaches me (member 1, wrapping past the end): no neighbour.
+  for (NodeId i : {8, 9, 0}) suspects.insert(mid(i));
+  EXPECT_EQ(next_neighbour(v, mid(1), mid(5), suspects, walk), std::nullopt);
+  EXPECT_EQ(next_neighbour(v, mid(1), mid(5), suspects), std::nullopt);
+}
+
+}  // namespace fdsim::geode::test
