@@ -202,6 +202,10 @@ class Member {
   };
 
   SimTime now() const { return shared_.now(); }
+  // Records a protocol decision when the run is traced. Every call is written
+  // `if (tracing()) trace(...)`: the fields are built by the caller, and building them for
+  // nothing (json objects, member lists) was about a tenth of a removal's CPU at 10^5 members.
+  bool tracing() const { return shared_.world.sim.trace() != nullptr; }
   void trace(std::string_view kind, nlohmann::json fields = nlohmann::json::object()) const;
   EventId after(Duration d, EventKind kind, std::function<void()> fn);
   EventId at(SimTime t, EventKind kind, std::function<void()> fn);

@@ -32,7 +32,7 @@ EventId ViewCreator::timer_at(SimTime t, EventKind kind, std::function<void()> f
 void ViewCreator::activate() {
   if (active_) return;
   active_ = true;
-  m_.trace("coordinator_active", json::object());
+  if (m_.tracing()) m_.trace("coordinator_active", json::object());
 }
 
 bool ViewCreator::source_rules() const { return m_.source_rules(); }
@@ -121,7 +121,7 @@ void ViewCreator::queue_join(const MemberId& joiner) {
     for (const MemberId& m : m_.view_->members)
       if (m.node == joiner.node) add_pending_removal(m);
   pending_joins_.push_back(joiner);
-  m_.trace("join_queued", {{"joiner", joiner.node}, {"incarnation", joiner.incarnation}});
+  if (m_.tracing()) m_.trace("join_queued", {{"joiner", joiner.node}, {"incarnation", joiner.incarnation}});
   if (!first_queued_) first_queued_ = (source_rules() && busy_) ? last_take_ : m_.now();
   if (!busy_) schedule_collection();
 }
@@ -151,7 +151,7 @@ void ViewCreator::create_view() {
     tell_removed(strangers);  // "unknown, probably rogue": told, no view for them
     std::vector<MemberId> members = without(cur.members, removals);
     if (joins.empty() && members == cur.members) {
-      m_.trace("view_unchanged", {{"view_id", cur.id}});
+      if (m_.tracing()) m_.trace("view_unchanged", {{"view_id", cur.id}});
       return;  // no membership change: no view
     }
     for (MemberId j : joins) {
@@ -208,7 +208,7 @@ void ViewCreator::prepare(View v) {
     declare_partition(preparing_);
     return;
   }
-  m_.trace("view_prepare", {{"view_id", preparing_.id},
+  if (m_.tracing()) m_.trace("view_prepare", {{"view_id", preparing_.id},
                             {"members", nodes_of(preparing_.members)},
                             {"removed", nodes_of(removed)}});
   awaiting_.clear();
@@ -274,7 +274,7 @@ void ViewCreator::wait_over() {
   std::set<MemberId> unresponsive;
   for (const MemberId& m : processor_.not_replied())
     if (!in_sorted(removed, m)) unresponsive.insert(m);
-  m_.trace("view_ack_wait_over",
+  if (m_.tracing()) m_.trace("view_ack_wait_over",
            {{"view_id", preparing_.id},
             {"not_acked", nodes_of(std::vector<MemberId>(processor_.not_replied().begin(),
                                                           processor_.not_replied().end()))},
@@ -298,7 +298,7 @@ void ViewCreator::remove_healthy(std::set<MemberId> unresponsive) {
   for (const MemberId& m : healthy_suspects_)
     (removal_pending(m) ? filtered : to_check).push_back(m);
   healthy_unsettled_ = to_check.size();
-  m_.trace("view_availability_checks", {{"view_id", preparing_.id},
+  if (m_.tracing()) m_.trace("view_availability_checks", {{"view_id", preparing_.id},
                                         {"checking", nodes_of(to_check)},
                                         {"pending_removal", nodes_of(filtered)}});
   if (to_check.empty()) {
@@ -342,7 +342,7 @@ void ViewCreator::finish_prepare() {
   }
   // The failures are told they are removed (sendRemoveMessages) and a view without them,
   // id + 1, is prepared again (the do-while loop of prepareAndSendView).
-  m_.trace("view_unresponsive_removed",
+  if (m_.tracing()) m_.trace("view_unresponsive_removed",
            {{"view_id", preparing_.id}, {"removed", nodes_of(failures)}});
   View next = make_view(preparing_.id + 1, without(preparing_.members, failures),
                         m_.shared_.roles);
@@ -356,7 +356,7 @@ void ViewCreator::ack_deadline() {
     return;
   }
   const std::vector<MemberId> silent(awaiting_.begin(), awaiting_.end());
-  m_.trace("view_ack_timeout", {{"view_id", preparing_.id}, {"unresponsive", nodes_of(silent)}});
+  if (m_.tracing()) m_.trace("view_ack_timeout", {{"view_id", preparing_.id}, {"unresponsive", nodes_of(silent)}});
   checking_ = awaiting_;
   awaiting_.clear();
   for (const MemberId& s : silent)
@@ -373,7 +373,7 @@ void ViewCreator::availability_result(const MemberId& m, bool passed) {
     install();
     return;
   }
-  m_.trace("view_unresponsive_removed", {{"view_id", preparing_.id}, {"removed", nodes_of(failed_)}});
+  if (m_.tracing()) m_.trace("view_unresponsive_removed", {{"view_id", preparing_.id}, {"removed", nodes_of(failed_)}});
   View next = make_view(preparing_.id + 1, without(preparing_.members, failed_), m_.shared_.roles);
   failed_.clear();
   prepare(std::move(next));
@@ -406,7 +406,7 @@ void ViewCreator::install() {
 
 void ViewCreator::declare_partition(const View& v) {
   const std::vector<MemberId> removed = removed_from_installed(v);
-  m_.trace("partition_declared", {{"view_id", v.id}, {"lost", nodes_of(removed)}});
+  if (m_.tracing()) m_.trace("partition_declared", {{"view_id", v.id}, {"lost", nodes_of(removed)}});
   m_.shared_.signals.partition_declared(m_.now(), m_.node_);
   for (const MemberId& m : v.members)
     if (!(m == m_.me_))
