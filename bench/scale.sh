@@ -26,6 +26,7 @@
 # partition1-startup: events added, and the CPU, wall and peak-RSS differences of runs made
 # one right after the other (the median over the REPS pairs, the range in the last column).
 #
+# CASES="startup crash1" runs only those cases (default all four).
 # REPS=k (default 1) runs every case of a size k times, the cases in turn (startup, crash1, ...,
 # then again), and prints the median wall and CPU seconds and peak RSS of the k runs (events
 # are the same in every run: the simulation is deterministic). One removal at 10^4 members is
@@ -55,7 +56,14 @@ for model in "${models[@]}"; do
     *) echo "bench/scale.sh: unknown model $model (swim, geode, geode-removal, loadsharing, detectors)" >&2; exit 2 ;;
   esac
   cases=("$model")
-  [ "$model" = geode-removal ] && cases=(startup crash1 crash10 partition1)
+  if [ "$model" = geode-removal ]; then
+    read -r -a cases <<< "${CASES:-startup crash1 crash10 partition1}"
+    for c in "${cases[@]}"; do
+      case $c in startup|crash1|crash10|partition1) ;;
+        *) echo "bench/scale.sh: unknown geode-removal case $c in CASES (startup, crash1, crash10, partition1)" >&2; exit 2 ;;
+      esac
+    done
+  fi
   for n in $sizes; do
   runnable=()  # the labels of this size that validation accepted
   for case in "${cases[@]}"; do
