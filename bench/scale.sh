@@ -5,7 +5,8 @@
 #   BUILD_DIR  the build with fdsim (default: build)
 #   MODEL      swim, geode, geode-removal, loadsharing, detectors (default: all five)
 # Environment: SIZES="100 1000" overrides the sizes of every model; HORIZON_S overrides the
-# simulated time; TIMEOUT_S (default 1800) bounds each run's wall time; KEEP=dir keeps the generated scenarios and results there.
+# simulated time; TIMEOUT_S (default 1800) bounds each run's wall time; KEEP=dir keeps the generated scenarios and results there;
+# REPS (default 1) runs each scenario that many times and prints medians (see geode-removal).
 #
 # For every model and size it writes one scenario (one arm, one replication; the model's
 # shipped example set-up with nodes.count = N), runs `fdsim run` on it and prints one row from
@@ -21,6 +22,17 @@
 # `crash10` (ten crashes at 20 s, spread over the view) and `partition1` (at 20 s a tenth of
 # the members, the last ones in view order, is cut off until the end). The model column names
 # the case. Removal cost is what these rows compare: crash1 minus startup is one removal.
+# After the four rows of a size come three difference rows, crash1-startup, crash10-startup and
+# partition1-startup: events added, and the CPU, wall and peak-RSS differences of runs made
+# one right after the other (the median over the REPS pairs, the range in the last column).
+#
+# CASES="startup crash1" runs only those cases (default all four).
+# REPS=k (default 1) runs every case of a size k times, the cases in turn (startup, crash1, ...,
+# then again), and prints the median wall and CPU seconds and peak RSS of the k runs (events
+# are the same in every run: the simulation is deterministic). One removal at 10^4 members is
+# a difference of about 0.1 CPU s between two runs of about 1.5 s, inside the run-to-run noise
+# of a shared machine: measure it with REPS=5 or more. With REPS=1 the results are kept as
+# before (KEEP: out-CASE-N); with more, as out-CASE-N-repR.
 set -euo pipefail
 build=${1:-build}
 shift || true
@@ -28,11 +40,13 @@ models=("$@")
 [ ${#models[@]} -eq 0 ] && models=(swim geode geode-removal loadsharing detectors)
 fdsim="$build/fdsim"
 [ -x "$fdsim" ] || { echo "bench/scale.sh: no $fdsim (build the fdsim target first)" >&2; exit 2; }
+reps=${REPS:-1}
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "bench/scale.sh: REPS must be a positive integer, not '$reps'" >&2; exit 2; }
 work=${KEEP:-$(mktemp -d)}
 mkdir -p "$work"
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 
-printf '%-12s %8s %6s %12s %9s %9s %12s %10s %10s  %s\n' model nodes sim_s events wall_s cpu_s \
+printf '%-18s %8s %6s %12s %9s %9s %12s %10s %10s  %s\n' model nodes sim_s events wall_s cpu_s \
   events/cpu_s peak_MB KB/node "swim: first suspicion / first removal / removal by all (s after the crash)"
 for model in "${models[@]}"; do
   case $model in
@@ -42,8 +56,16 @@ for model in "${models[@]}"; do
     *) echo "bench/scale.sh: unknown model $model (swim, geode, geode-removal, loadsharing, detectors)" >&2; exit 2 ;;
   esac
   cases=("$model")
-  [ "$model" = geode-removal ] && cases=(startup crash1 crash10 partition1)
+  if [ "$model" = geode-removal ]; then
+    read -r -a cases <<< "${CASES:-startup crash1 crash10 partition1}"
+    for c in "${cases[@]}"; do
+      case $c in startup|crash1|crash10|partition1) ;;
+        *) echo "bench/scale.sh: unknown geode-removal case $c in CASES (startup, crash1, crash10, partition1)" >&2; exit 2 ;;
+      esac
+    done
+  fi
   for n in $sizes; do
+  runnable=()  # the labels of this size that validation accepted
   for case in "${cases[@]}"; do
     label=$case
     [ "$model" = geode-removal ] || label=$model
@@ -97,31 +119,83 @@ scen.update(s)
 json.dump(scen, sys.stdout)
 PY
     if ! msg=$("$fdsim" validate "$scen" 2>&1 >/dev/null); then
-      printf '%-12s %8s refused: %s\n' "$label" "$n" "$(echo "$msg" | head -1)"
+      printf '%-18s %8s refused: %s\n' "$label" "$n" "$(echo "$msg" | head -1)"
       continue
     fi
-    if ! timeout "${TIMEOUT_S:-1800}" "$fdsim" run "$scen" --out "$work/out-$label-$n" --quiet; then
-      printf '%-12s %8s failed or over TIMEOUT_S=%s s\n' "$label" "$n" "${TIMEOUT_S:-1800}"
-      continue
-    fi
-    /usr/bin/python3 - "$work/out-$label-$n" "$label" "$n" <<'PY'
-import glob, json, sys
-out, model, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-(path,) = glob.glob(out + "/*.json")
-r = json.load(open(path))
-st = r["run_stats"]
-h = r["manifest"]["horizon_s"]
-extra = ""
-if model == "swim":
-    m = next(iter(r["metrics"].values()))
-    val = lambda k: m[k]["mean"] if m.get(k, {}).get("count") else float("nan")
-    extra = "%.3f / %.3f / %.3f" % (val("detection_first_suspicion_s"),
-                                    val("detection_first_removal_s"),
-                                    val("detection_removal_all_s"))
-print("%-12s %8d %6g %12d %9.2f %9.2f %12.0f %10.1f %10.2f  %s" % (
-    model, n, h, st["events_dispatched_count"], st["wall_time_s"], st["cpu_time_s"],
-    st["events_per_cpu_s"], st["peak_rss_kb"] / 1024, st["peak_rss_kb"] / n, extra))
-PY
+    runnable+=("$label")
   done
+  # The runs: every case once per repetition, in turn, so that a difference of two cases
+  # compares runs made one right after the other.
+  declare -A outs=()
+  declare -A failed=()
+  for ((rep = 1; rep <= reps; rep++)); do
+    for label in "${runnable[@]}"; do
+      [ -n "${failed[$label]:-}" ] && continue
+      out="$work/out-$label-$n"
+      [ "$reps" -gt 1 ] && out="$out-rep$rep"
+      if ! timeout "${TIMEOUT_S:-1800}" "$fdsim" run "$work/$label-$n.json" --out "$out" --quiet; then
+        printf '%-18s %8s failed or over TIMEOUT_S=%s s\n' "$label" "$n" "${TIMEOUT_S:-1800}"
+        failed[$label]=1
+        continue
+      fi
+      outs[$label]="${outs[$label]:-} $out"
+    done
+  done
+  done_runs=()  # label=dir,dir,... per case that ran every repetition
+  for label in "${runnable[@]}"; do
+    [ -n "${failed[$label]:-}" ] && continue
+    dirs=${outs[$label]# }
+    done_runs+=("$label=${dirs// /,}")
+  done
+  [ ${#done_runs[@]} -eq 0 ] && continue
+  /usr/bin/python3 - "$model" "$n" "${done_runs[@]}" <<'PY'
+import glob, json, statistics, sys
+model, n = sys.argv[1], int(sys.argv[2])
+runs = {}  # label -> result of each repetition, in order
+for arg in sys.argv[3:]:
+    label, dirs = arg.split("=", 1)
+    runs[label] = []
+    for d in dirs.split(","):
+        (path,) = glob.glob(d + "/*.json")
+        runs[label].append(json.load(open(path)))
+row = "%-18s %8d %6g %12d %9.2f %9.2f %12.0f %10.1f %10.2f  %s"
+for label, rs in runs.items():
+    st = [r["run_stats"] for r in rs]
+    med = lambda k: statistics.median(s[k] for s in st)
+    events = st[0]["events_dispatched_count"]
+    r = rs[0]
+    extra = ""
+    if label == "swim":
+        m = next(iter(r["metrics"].values()))
+        val = lambda k: m[k]["mean"] if m.get(k, {}).get("count") else float("nan")
+        extra = "%.3f / %.3f / %.3f" % (val("detection_first_suspicion_s"),
+                                        val("detection_first_removal_s"),
+                                        val("detection_removal_all_s"))
+    if len(rs) > 1:
+        extra = ("cpu_s %.2f..%.2f over %d runs " % (min(s["cpu_time_s"] for s in st),
+                                                    max(s["cpu_time_s"] for s in st), len(rs))
+                 + extra).strip()
+    cpu = med("cpu_time_s")
+    print(row % (label, n, r["manifest"]["horizon_s"], events, med("wall_time_s"), cpu,
+                 events / cpu if cpu > 0 else 0.0, med("peak_rss_kb") / 1024,
+                 med("peak_rss_kb") / n, extra))
+if model == "geode-removal" and "startup" in runs:
+    base = runs["startup"]
+    for label in ("crash1", "crash10", "partition1"):
+        if label not in runs:
+            continue
+        pairs = list(zip(runs[label], base))
+        d = lambda k: [a["run_stats"][k] - b["run_stats"][k] for a, b in pairs]
+        cpu = d("cpu_time_s")
+        events = (runs[label][0]["run_stats"]["events_dispatched_count"]
+                  - base[0]["run_stats"]["events_dispatched_count"])
+        c = statistics.median(cpu)
+        rss = statistics.median(d("peak_rss_kb"))
+        print(row % (label + "-startup", n, base[0]["manifest"]["horizon_s"], events,
+                     statistics.median(d("wall_time_s")), c, events / c if c > 0 else 0.0,
+                     rss / 1024, rss / n,
+                     "cpu_s %.3f..%.3f over %d pairs" % (min(cpu), max(cpu), len(cpu))))
+PY
+  unset outs failed
   done
 done

@@ -15,8 +15,12 @@ using nlohmann::json;
 Member::Member(Shared& shared, NodeId node)
     : shared_(shared),
       node_(node),
-      me_{node, 0, -1},
-      creator_(std::make_unique<ViewCreator>(*this)) {}
+      me_{node, 0, -1} {}
+
+ViewCreator& Member::creator() {
+  if (!creator_) creator_ = std::make_unique<ViewCreator>(*this);
+  return *creator_;
+}
 
 Rng& Member::stream(std::unique_ptr<Rng>& slot, const char* purpose) {
   if (!slot) slot = std::make_unique<Rng>(shared_.world.rng.stream(node_, purpose));
@@ -54,7 +58,7 @@ void Member::send(Msg m, const MemberId& to, size_t ids,
     // Only an earlier identity of this host can be addressed here (it stays in the view
     // until it is removed, source rules): no process answers for it.
     if (to == me_) shared_.fail(node_, "a member sends a message to itself");
-    trace("send_to_old_identity", {{"msg", msg_name(m)}, {"incarnation", to.incarnation}});
+    if (tracing()) trace("send_to_old_identity", {{"msg", msg_name(m)}, {"incarnation", to.incarnation}});
     return;
   }
   auto deliver = [&sh = shared_, to, fn = std::move(on_arrival)] {
@@ -101,17 +105,19 @@ bool Member::send_fails(const MemberId& to) const {
 
 void Member::reset_state() {
   ++epoch_;
-  creator_->deactivate();
+  if (creator_) creator_->deactivate();
   view_.reset();
   neighbour_.reset();
   contact_.clear();
   suspected_.clear();
+  walk_ = {};
   recorded_.clear();
   removal_requested_.clear();
   left_.clear();
   for (auto& [rid, c] : neighbour_checks_) shared_.world.sim.cancel(c.timer);
   neighbour_checks_.clear();
   availability_.clear();
+  final_checks_of_.clear();
   detectors_.clear();
   peers_out_.clear();
   reconnect_pending_ = false;
@@ -179,7 +185,7 @@ void Member::close_connections_on_crash() {
 
 void Member::on_peer_connection_lost(const MemberId& peer) {
   if (!participating() || !source_rules()) return;
-  trace("connection_lost", {{"peer", peer.node}, {"incarnation", peer.incarnation}});
+  if (tracing()) trace("connection_lost", {{"peer", peer.node}, {"incarnation", peer.incarnation}});
   if (!in_view(peer)) return;  // memberExists
   check_if_available(peer, [](bool) {}, /*assume_final_checking_available=*/true);
 }
@@ -187,7 +193,7 @@ void Member::on_peer_connection_lost(const MemberId& peer) {
 void Member::on_send_error(const MemberId& to) {
   if (!participating() || !source_rules() || !in_view(to)) return;
   if (final_checking(to)) return;  // checkIfAvailable(.., true): someone is checking
-  trace("send_error", {{"to", to.node}});
+  if (tracing()) trace("send_error", {{"to", to.node}});
   start_final_check(to, me_);
 }
 
@@ -201,7 +207,7 @@ void Member::on_recover(uint32_t incarnation) {
   reset_join_search();
   last_tick_ = now();
   xmit_anchor_ = now();  // a new process: a new channel and xmit task
-  trace("join_start", {{"incarnation", incarnation}});
+  if (tracing()) trace("join_start", {{"incarnation", incarnation}});
   start_loops(Duration::zero());
   send_join();
 }
@@ -212,7 +218,7 @@ void Member::leave() {
   // localAddress, 5) (recipients.h: the preferred coordinators other than me, in view order).
   if (!participating()) return;
   leaving_ = true;  // until the host goes down, right after (on_crash)
-  trace("leave", {{"view_id", view_->id}});
+  if (tracing()) trace("leave", {{"view_id", view_->id}});
   if (view_->members.size() <= 1) return;
   const std::vector<MemberId> coords =
       preferred_coordinators(*view_, {}, me_, 5, shared_.roles);
@@ -222,15 +228,11 @@ void Member::leave() {
   }
 }
 
-bool Member::is_coordinator() const { return participating() && creator_->active(); }
+bool Member::is_coordinator() const { return participating() && creator_ && creator_->active(); }
 
-bool Member::final_checking(const MemberId& m) const {
-  for (const auto& [id, a] : availability_)
-    if ((a.final_check || source_rules()) && a.suspect == m) return true;
-  return false;
-}
+bool Member::final_checking(const MemberId& m) const { return final_checks_of_.count(m) > 0; }
 
-bool Member::prepare_waiting() const { return creator_->prepare_waiting(); }
+bool Member::prepare_waiting() const { return creator_ && creator_->prepare_waiting(); }
 
 bool Member::neighbour_checking(const MemberId& m) const {
   for (const auto& [rid, c] : neighbour_checks_)
@@ -320,7 +322,7 @@ void Member::heart_round(std::vector<MemberId> targets, size_t next, uint64_t se
     if (heart_send_failed_ && !final_checking(t)) {
       // handleJGroupsIOException -> checkIfAvailable(t, reason, true) runs on the Heart
       // thread: the rest of the round, and the next sleep, wait for the final check.
-      trace("send_error", {{"to", t.node}, {"blocks", "heart"}});
+      if (tracing()) trace("send_error", {{"to", t.node}, {"blocks", "heart"}});
       start_final_check(t, me_, [this, targets, i, seq] { heart_round(targets, i + 1, seq); });
       if (final_checking(t)) return;  // blocked until the check ends
     }
@@ -336,7 +338,7 @@ void Member::on_heartbeat(const MemberId& from, int64_t request_id, uint64_t seq
                           SimTime send_time) {
   if (!participating() || !in_view(from)) return;
   if (source_rules() && sick()) {  // GMSHealthMonitor.processMessage(HeartbeatMessage)
-    trace("ignored_sick", {{"msg", "heartbeat"}, {"from", from.node}});
+    if (tracing()) trace("ignored_sick", {{"msg", "heartbeat"}, {"from", from.node}});
     return;
   }
   contacted_by(from, now());
@@ -354,7 +356,7 @@ void Member::on_heartbeat(const MemberId& from, int64_t request_id, uint64_t seq
 void Member::on_heartbeat_request(const MemberId& from, int64_t request_id) {
   if (!participating()) return;
   if (shared_.world.hosts.is_sick(node_)) {
-    trace("ignored_sick", {{"msg", "heartbeat_request"}, {"from", from.node}});
+    if (tracing()) trace("ignored_sick", {{"msg", "heartbeat_request"}, {"from", from.node}});
     return;
   }
   send(
@@ -367,7 +369,7 @@ void Member::on_heartbeat_request(const MemberId& from, int64_t request_id) {
 
 void Member::contacted_by(const MemberId& from, SimTime stamp) {
   if (!in_view(from) || from == me_) return;
-  auto [it, fresh] = contact_.emplace(from, stamp);
+  auto [it, fresh] = contact_.try_emplace(from, stamp);  // no node allocated when present
   if (!fresh && it->second < stamp) it->second = stamp;
   if (suspected_.count(from)) {
     unsuspect(from);
@@ -377,18 +379,19 @@ void Member::contacted_by(const MemberId& from, SimTime stamp) {
 
 void Member::unsuspect(const MemberId& m) {
   const bool was = suspected_.erase(m) > 0;
+  if (was) walk_ = {};
   recorded_.erase(m);
-  if (was) trace("unsuspect", {{"member", m.node}});
+  if (was && tracing()) trace("unsuspect", {{"member", m.node}});
 }
 
 void Member::set_neighbour(std::optional<MemberId> n) {
   if (n == neighbour_) return;
   neighbour_ = n;
-  trace("watch", {{"neighbour", n ? json(n->node) : json(nullptr)}});
+  if (tracing()) trace("watch", {{"neighbour", n ? json(n->node) : json(nullptr)}});
 }
 
 void Member::recompute_neighbour() {
-  set_neighbour(view_ ? next_neighbour(*view_, me_, me_, suspected_) : std::nullopt);
+  set_neighbour(view_ ? next_neighbour(*view_, me_, me_, suspected_, walk_) : std::nullopt);
 }
 
 // --- Monitor tick and neighbour checks (docs/models/geode-membership.md). ---
@@ -400,7 +403,7 @@ void Member::monitor_tick() {
   const SimTime due = next_tick_;
   next_tick_ += shared_.config.monitor_period;
   if (source_rules()) {
-    if (due < now()) trace("late_tick", {{"due_ms", (due - SimTime::zero()).millis()}});
+    if (due < now() && tracing()) trace("late_tick", {{"due_ms", (due - SimTime::zero()).millis()}});
     at(std::max(next_tick_, now()), shared_.kinds.monitor, [this] { monitor_tick(); });
   } else {
     while (next_tick_ <= now()) next_tick_ += shared_.config.monitor_period;
@@ -413,7 +416,7 @@ void Member::monitor_tick() {
   auto it = contact_.find(n);
   if (it == contact_.end()) {
     contact_.emplace(n, now());
-    trace("grace_stamp", {{"neighbour", n.node}});
+    if (tracing()) trace("grace_stamp", {{"neighbour", n.node}});
     return;
   }
   if (neighbour_checking(n)) return;
@@ -434,13 +437,13 @@ void Member::start_neighbour_check(const MemberId& target) {
   if (source_rules() && (sick() || shared_.world.hosts.is_play_dead(node_))) {
     // GMSHealthMonitor.doCheckMember returns true at once for a sick (or play-dead) member:
     // no request, no suspicion, the watch stays.
-    trace("check_skipped_sick", {{"target", target.node}});
+    if (tracing()) trace("check_skipped_sick", {{"target", target.node}});
     return;
   }
   const auto last = last_contact(target);
-  trace("check_start", {{"target", target.node},
+  if (tracing()) trace("check_start", {{"target", target.node},
                         {"silence_ms", last ? json((now() - *last).millis()) : json(nullptr)}});
-  set_neighbour(next_neighbour(*view_, me_, target, suspected_));
+  set_neighbour(next_neighbour(*view_, me_, target, suspected_, walk_));
   const int64_t rid = next_request_id_++;
   NeighbourCheck c{target, now(), {}};
   c.timer = after(shared_.config.heartbeat_request_wait, shared_.kinds.check_wait,
@@ -460,15 +463,15 @@ void Member::finish_neighbour_check(int64_t request_id, bool replied) {
   const auto last = last_contact(c.target);
   const bool passed = replied || (last && *last > c.start);
   if (passed) {
-    trace("check_passed", {{"target", c.target.node}, {"replied", replied}});
+    if (tracing()) trace("check_passed", {{"target", c.target.node}, {"replied", replied}});
     unsuspect(c.target);
     recompute_neighbour();
     return;
   }
-  trace("check_failed", {{"target", c.target.node}});
+  if (tracing()) trace("check_failed", {{"target", c.target.node}});
   if (removal_requested_.count(c.target)) return;  // already being removed
   suspected_.insert(c.target);
-  set_neighbour(next_neighbour(*view_, me_, c.target, suspected_));
+  set_neighbour(next_neighbour(*view_, me_, c.target, suspected_, walk_));
   initiate_suspicion(c.target);
 }
 

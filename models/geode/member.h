@@ -49,11 +49,13 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "models/detectors/detector.h"
 #include "models/geode/context.h"
 #include "models/geode/member_id.h"
+#include "models/geode/ring.h"
 #include "models/geode/view.h"
 #include "sim/engine/rng.h"
 
@@ -200,6 +202,10 @@ class Member {
   };
 
   SimTime now() const { return shared_.now(); }
+  // Records a protocol decision when the run is traced. Every call is written
+  // `if (tracing()) trace(...)`: the fields are built by the caller, and building them for
+  // nothing (json objects, member lists) was about a tenth of a removal's CPU at 10^5 members.
+  bool tracing() const { return shared_.world.sim.trace() != nullptr; }
   void trace(std::string_view kind, nlohmann::json fields = nlohmann::json::object()) const;
   EventId after(Duration d, EventKind kind, std::function<void()> fn);
   EventId at(SimTime t, EventKind kind, std::function<void()> fn);
@@ -321,13 +327,25 @@ class Member {
   // (per-member copies made the model's memory quadratic in the view size, issue 16).
   std::shared_ptr<const View> view_;
   std::optional<MemberId> neighbour_;
-  std::map<MemberId, SimTime> contact_;            // last contact per member
+  // Last contact per member. Hashed: the coordinator holds an entry for every member and
+  // looks one up per heartbeat it receives; a tree of 10^5 entries cost ~17 dependent cache
+  // misses per lookup, most of the CPU of a 10^5-member ring. Nothing iterates it in an
+  // order that matters (install_view only erases departed members).
+  std::unordered_map<MemberId, SimTime, MemberIdHash> contact_;
   std::set<MemberId> suspected_;
+  // The last next_neighbour walk (ring.h): reset whenever view_ changes or suspected_ loses a
+  // member (reset_state, unsuspect, install_view), the only places that erase from it.
+  NeighbourWalk walk_;
   std::set<MemberId> recorded_;                    // suspect requests recorded in this view
   std::set<MemberId> removal_requested_;           // "being removed" in this view
   std::set<MemberId> left_;                        // leftMembers: leave requests seen
   std::map<int64_t, NeighbourCheck> neighbour_checks_;  // by request id
   std::map<uint64_t, Availability> availability_;        // by check id
+  // The checks of availability_ that final_checking counts (final checks; every check under
+  // the source rules), per suspect: final_checking is one lookup instead of a scan of the
+  // checks in progress, which the next in line runs for each recorded suspect (a partition
+  // of a tenth of the ring made that quadratic). Updated wherever availability_ changes.
+  std::map<MemberId, uint32_t> final_checks_of_;
   std::map<MemberId, std::unique_ptr<detectors::Detector>> detectors_;
   int64_t next_request_id_ = 1;
   uint64_t next_check_id_ = 1;
@@ -368,7 +386,12 @@ class Member {
   std::unique_ptr<Rng> jitter_rng_;    // "geode.jitter": heartbeat send jitter
   std::unique_ptr<Rng> takeover_rng_;  // "geode.takeover": the take-over view id jump
   std::unique_ptr<Rng> app_rng_;       // "geode.app": application message times and targets
+  // Created when this member first coordinates (creator(): activate, take-over, requests it
+  // queues as coordinator): a ViewCreator is about 0.9 KB and only coordinators use one (one
+  // per member made 90 MB of a 10^5-member ring). A member without one acts as one whose
+  // creator is inactive (deactivate() on a fresh creator changes nothing it could observe).
   std::unique_ptr<ViewCreator> creator_;
+  ViewCreator& creator();
 };
 
 }  // namespace fdsim::geode

@@ -10,6 +10,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "sim/engine/ids.h"
@@ -38,6 +39,14 @@ struct MemberId {
     return incarnation <=> o.incarnation;
   }
   bool valid() const { return node != kNoNode; }
+};
+
+// Hash of the identity (node and incarnation, as operator==), for unordered containers whose
+// iteration order nothing depends on.
+struct MemberIdHash {
+  size_t operator()(const MemberId& m) const noexcept {
+    return std::hash<uint64_t>{}((uint64_t(m.node) << 32) | m.incarnation);
+  }
 };
 
 // "m3", or "m3#2" for incarnation 2 (traces and messages).

@@ -16,13 +16,16 @@ void Member::initiate_suspicion(const MemberId& target) {
   if (removal_requested_.count(target)) return;
   const std::vector<MemberId> recipients = suspect_recipients(
       *view_, me_, {target}, suspected_, shared_.roles, shared_.fanout,
-      stream(fanout_rng_, "geode.fanout"));
+      // Created only for the wiki rules, the only ones that draw (a 2.5 KB engine in each of
+      // the n/2 members that suspect a crashed process made one removal's memory grow by
+      // 1.2 KB per member; keyed streams draw the same whenever they are created).
+      shared_.fanout.random_recipient ? &stream(fanout_rng_, "geode.fanout") : nullptr);
   // Work inside this event (sim/engine/budget.h): choosing R recipients looks at up to R
   // chosen ones per view member (suspect_recipients), quadratic when R is large; one unit per
   // 64 comparisons, charged from R = 64 on (the cost estimate's suspicion fan-out term).
   if (recipients.size() >= 64) charge_work(view_->size() * recipients.size() / 64);
   shared_.signals.suspicion_raised(now(), node_, target);
-  trace("suspect", {{"suspect", target.node}, {"recipients", nodes_of(recipients)}});
+  if (tracing()) trace("suspect", {{"suspect", target.node}, {"recipients", nodes_of(recipients)}});
   for (const MemberId& r : recipients) {
     if (r == me_) continue;
     send(Msg::suspect_members, r, 1,
@@ -40,7 +43,7 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
   if (source_rules() && sick()) {
     // GMSHealthMonitor.processMessage(SuspectMembersMessage): a sick member ignores every
     // suspicion, its own included.
-    trace("ignored_sick", {{"msg", "suspect_members"}, {"from", from.node}});
+    if (tracing()) trace("ignored_sick", {{"msg", "suspect_members"}, {"from", from.node}});
     return;
   }
   if (!in_view(from)) {
@@ -52,15 +55,15 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
     const bool newer = source_rules() && from.join_view > view_->id;
     if (!newer) {
       if (source_rules() && from.join_view >= 0 && view_->id >= from.join_view) {
-        trace("suspicion_from_non_member", {{"from", from.node}});
+        if (tracing()) trace("suspicion_from_non_member", {{"from", from.node}});
         request_removal(from);
       }
       return;
     }
-    trace("suspicion_from_newer_member", {{"from", from.node}, {"join_view", from.join_view}});
+    if (tracing()) trace("suspicion_from_newer_member", {{"from", from.node}, {"join_view", from.join_view}});
   }
   if (!(from == me_) && sick()) {
-    trace("ignored_sick", {{"msg", "suspect_members"}, {"from", from.node}});
+    if (tracing()) trace("ignored_sick", {{"msg", "suspect_members"}, {"from", from.node}});
     return;
   }
   std::vector<MemberId> others;
@@ -68,7 +71,7 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
     if (s == me_) {
       // Suspicion of me: a heartbeat to the sender clears its suspicion (reliable under the
       // source rules).
-      trace("refute", {{"to", from.node}});
+      if (tracing()) trace("refute", {{"to", from.node}});
       if (!(from == me_))
         send(
             Msg::heartbeat, from, 0,
@@ -80,7 +83,7 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
   }
   if (others.empty()) return;
   if (is_coordinator()) {
-    trace("suspicion_received", {{"from", from.node}, {"suspects", nodes_of(others)},
+    if (tracing()) trace("suspicion_received", {{"from", from.node}, {"suspects", nodes_of(others)},
                                  {"action", "final_check"}});
     for (const MemberId& s : others) start_final_check(s, from);
     return;
@@ -94,7 +97,7 @@ void Member::on_suspect_members(const MemberId& from, const std::vector<MemberId
       {&recorded_, source_rules() ? &removal_requested_ : &none, source_rules() ? &left_ : &none},
       shared_.roles);
   const bool next_in_line = check_coordinator == me_;
-  trace("suspicion_received", {{"from", from.node}, {"suspects", nodes_of(others)},
+  if (tracing()) trace("suspicion_received", {{"from", from.node}, {"suspects", nodes_of(others)},
                                {"action", next_in_line ? "final_check" : "record"}});
   if (!next_in_line) return;
   // A copy: a final check can change recorded_ while it starts. Only the next in line pays for
@@ -107,7 +110,7 @@ void Member::start_final_check(const MemberId& suspect, const MemberId& initiato
                                std::function<void()> then) {
   if (!participating() || suspect == me_ || !in_view(suspect) || final_checking(suspect)) return;
   if (removal_requested_.count(suspect)) return;  // already being removed
-  trace("final_check_start", {{"suspect", suspect.node}, {"initiator", initiator.node}});
+  if (tracing()) trace("final_check_start", {{"suspect", suspect.node}, {"initiator", initiator.node}});
   run_availability_check(suspect, true,
                          [this, suspect, then = std::move(then)](bool passed) {
                            final_check_done(suspect, passed);
@@ -121,8 +124,8 @@ void Member::member_suspected(const MemberId& m) {
   // reply processor).
   // (The watch moves to the member after m whoever m is, as setNextNeighbor does.)
   suspected_.insert(m);
-  if (view_) set_neighbour(next_neighbour(*view_, me_, m, suspected_));
-  creator_->member_suspected(m);
+  if (view_) set_neighbour(next_neighbour(*view_, me_, m, suspected_, walk_));
+  if (creator_) creator_->member_suspected(m);
 }
 
 uint64_t Member::run_availability_check(const MemberId& suspect, bool final_check,
@@ -135,6 +138,7 @@ uint64_t Member::run_availability_check(const MemberId& suspect, bool final_chec
   a.retry = final_check;
   a.final_check = final_check;
   a.done = std::move(done);
+  if (final_check || source_rules()) ++final_checks_of_[suspect];  // see final_checking
   availability_.emplace(id, std::move(a));
   if (source_rules()) member_suspected(suspect);
   // A HeartbeatRequest without waiting: a reply (or any contact) after the start passes.
@@ -198,7 +202,7 @@ void Member::tcp_result(uint64_t check, net::ProbeResult r) {
     return;
   }
   // Only the last attempt of a retried final check is traced, with the attempt count.
-  trace("tcp_check_result", {{"suspect", a.suspect.node}, {"outcome", outcome},
+  if (tracing()) trace("tcp_check_result", {{"suspect", a.suspect.node}, {"outcome", outcome},
                              {"attempt", a.attempts}});
   complete_availability(check, ok);
 }
@@ -208,6 +212,10 @@ void Member::complete_availability(uint64_t check, bool tcp_ok) {
   if (it == availability_.end()) return;
   Availability a = std::move(it->second);
   availability_.erase(it);
+  if (a.final_check || source_rules()) {
+    auto c = final_checks_of_.find(a.suspect);
+    if (--c->second == 0) final_checks_of_.erase(c);
+  }
   const auto last = last_contact(a.suspect);
   const bool contact = last && *last >= a.start;
   const bool passed = tcp_ok || contact;
@@ -223,7 +231,7 @@ void Member::complete_availability(uint64_t check, bool tcp_ok) {
   self_check([this, e = epoch_, suspect = a.suspect, done = a.done](bool self_ok) {
     if (e != epoch_) return;
     if (!self_ok) {
-      trace("self_check_failed", {{"suspect", suspect.node}});
+      if (tracing()) trace("self_check_failed", {{"suspect", suspect.node}});
       availability_outcome(suspect, true, done);
       return;
     }
@@ -254,12 +262,12 @@ void Member::self_check(std::function<void(bool)> done) {
   // failure-detection socket. It is answered at once unless this host plays dead, when the
   // accepted connection is never served and the read times out after the member timeout.
   if (!shared_.world.hosts.is_play_dead(node_)) {
-    trace("self_check", {{"passed", true}});
+    if (tracing()) trace("self_check", {{"passed", true}});
     done(true);
     return;
   }
   after(shared_.config.final_check_timeout, shared_.kinds.self_check, [this, done] {
-    trace("self_check", {{"passed", false}});
+    if (tracing()) trace("self_check", {{"passed", false}});
     done(false);
   });
 }
@@ -284,7 +292,7 @@ void Member::check_if_available(const MemberId& target, std::function<void(bool)
     done(false);  // isMemberLeaving
     return;
   }
-  trace("availability_check_start", {{"suspect", target.node}});
+  if (tracing()) trace("availability_check_start", {{"suspect", target.node}});
   run_availability_check(target, false, std::move(done));
 }
 
@@ -292,22 +300,22 @@ void Member::final_check_done(const MemberId& suspect, bool passed) {
   shared_.signals.final_check_done(now(), node_, suspect, passed);
   if (!participating() || !in_view(suspect)) return;
   if (passed) {
-    trace("final_check_passed", {{"suspect", suspect.node}});
+    if (tracing()) trace("final_check_passed", {{"suspect", suspect.node}});
     if (source_rules()) return;  // told, unsuspected and re-watched in availability_outcome
     tell_final_check_passed(suspect);
     unsuspect(suspect);
     recompute_neighbour();
     return;
   }
-  trace("final_check_failed", {{"suspect", suspect.node}});
+  if (tracing()) trace("final_check_failed", {{"suspect", suspect.node}});
   suspected_.insert(suspect);
-  if (neighbour_ == suspect) set_neighbour(next_neighbour(*view_, me_, suspect, suspected_));
+  if (neighbour_ == suspect) set_neighbour(next_neighbour(*view_, me_, suspect, suspected_, walk_));
   request_removal(suspect);
 }
 
 void Member::on_final_check_passed(const MemberId& from, const MemberId& suspect) {
   if (!participating() || final_checking(suspect)) return;
-  trace("final_check_passed_received", {{"from", from.node}, {"suspect", suspect.node}});
+  if (tracing()) trace("final_check_passed_received", {{"from", from.node}, {"suspect", suspect.node}});
   if (source_rules()) {
     // GMSHealthMonitor.processMessage(FinalCheckPassedMessage): contactedBy(suspect), with
     // the coarse stamp of the last tick; a suspected member is no longer suspected.
@@ -321,7 +329,7 @@ void Member::on_final_check_passed(const MemberId& from, const MemberId& suspect
 
 int64_t Member::serve_tcp_check(const MemberId& target) const {
   const bool ok = participating() && target == me_ && target.join_view == me_.join_view;
-  trace("tcp_check_served", {{"answer", ok ? "ok" : "error"},
+  if (tracing()) trace("tcp_check_served", {{"answer", ok ? "ok" : "error"},
                              {"incarnation", target.incarnation},
                              {"view_id", target.join_view}});
   return ok ? kTcpOk : kTcpError;

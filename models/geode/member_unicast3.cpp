@@ -120,7 +120,7 @@ void Member::on_xmit_request(const MemberId& from, const std::vector<uint64_t>& 
   auto it = send_windows_.find(from);
   if (it == send_windows_.end()) return;
   const std::shared_ptr<Unicast3Window> w = it->second;
-  trace("xmit_request_received", {{"from", from.node}, {"seqnos", seqs}});
+  if (tracing()) trace("xmit_request_received", {{"from", from.node}, {"seqnos", seqs}});
   for (uint64_t s : seqs) unicast3_copy(w, s);
 }
 
@@ -165,7 +165,7 @@ void Member::xmit_task_run() {
       std::erase_if(missing, [&](uint64_t s) { return s > w.xmit_mark; });
       if (highest > w.xmit_mark) w.xmit_mark = highest;
       if (!missing.empty()) {
-        trace("xmit_request", {{"to", w.sender.node}, {"seqnos", missing}});
+        if (tracing()) trace("xmit_request", {{"to", w.sender.node}, {"seqnos", missing}});
         const uint32_t bytes = kHeaderBytes + 8 * uint32_t(missing.size());
         shared_.world.net.send_unreliable(
             node_, w.sender.node, shared_.xmit_type, bytes,
@@ -195,7 +195,7 @@ void Member::xmit_task_run() {
       }
     w->prune();
     if (w->unacked() && w->mark_acked == w->acked && w->mark_sent == w->highest_sent) {
-      trace("xmit_resend", {{"to", to.node}, {"seqno", w->highest_sent}});
+      if (tracing()) trace("xmit_resend", {{"to", to.node}, {"seqno", w->highest_sent}});
       unicast3_copy(w, w->highest_sent);
     } else {
       w->mark_acked = w->acked;

@@ -19,16 +19,16 @@ void Member::request_removal(const MemberId& target) {
     // Source rules (GMSJoinLeave.remove): a member no longer in the view is told directly
     // that it is removed; no view is requested.
     if (source_rules() && target.valid()) {
-      trace("removal_of_non_member", {{"target", target.node}});
+      if (tracing()) trace("removal_of_non_member", {{"target", target.node}});
       send(Msg::remove_member, target, 1,
            [from = me_, target](Member& d) { d.on_remove_member(from, target); });
     }
     return;
   }
   if (!removal_requested_.insert(target).second) return;  // duplicate
-  trace("removal_requested", {{"target", target.node}});
+  if (tracing()) trace("removal_requested", {{"target", target.node}});
   if (is_coordinator()) {
-    creator_->queue_removal(target);
+    creator().queue_removal(target);
     return;
   }
   if (source_rules()) {
@@ -59,7 +59,7 @@ void Member::on_remove_member(const MemberId& from, const MemberId& target) {
   // ignored.
   if (source_rules() && !in_view(from)) return;
   if (target == me_) {
-    trace("removal_request_about_me", {{"from", from.node}});
+    if (tracing()) trace("removal_request_about_me", {{"from", from.node}});
     forced_disconnect(DisconnectReason::removed);
     return;
   }
@@ -69,7 +69,7 @@ void Member::on_remove_member(const MemberId& from, const MemberId& target) {
     // request, so the next view creation tells it once more; that second message is not
     // modelled: the rogue has disconnected on the first.)
     if (source_rules() && is_coordinator() && target.valid()) {
-      trace("removal_of_rogue", {{"target", target.node}, {"from", from.node}});
+      if (tracing()) trace("removal_of_rogue", {{"target", target.node}, {"from", from.node}});
       send(Msg::remove_member, target, 1,
            [from = me_, target](Member& d) { d.on_remove_member(from, target); });
     }
@@ -77,7 +77,7 @@ void Member::on_remove_member(const MemberId& from, const MemberId& target) {
   }
   if (is_coordinator()) {
     removal_requested_.insert(target);
-    creator_->queue_removal(target);
+    creator().queue_removal(target);
     return;
   }
   if (removal_requested_.insert(target).second) consider_take_over(target);
@@ -85,7 +85,7 @@ void Member::on_remove_member(const MemberId& from, const MemberId& target) {
 
 void Member::on_leave_request(const MemberId& from, const MemberId& leaving) {
   if (!participating()) return;
-  trace("leave_request_received", {{"from", from.node}, {"member", leaving.node}});
+  if (tracing()) trace("leave_request_received", {{"from", from.node}, {"member", leaving.node}});
   // GMSJoinLeave.java:649-652: a leave of an old member that is no longer in the view.
   if (!in_view(leaving) && leaving.join_view < view_->id) return;
   if (leaving == me_) {  // ~654-658: "I am being told to leave"
@@ -97,7 +97,7 @@ void Member::on_leave_request(const MemberId& from, const MemberId& leaving) {
     consider_take_over(leaving);  // ~660-678: the check view without removed and left members
     return;
   }
-  creator_->queue_removal(leaving);  // ~680-685: recordViewRequest
+  creator().queue_removal(leaving);  // ~680-685: recordViewRequest
 }
 
 void Member::consider_take_over(const MemberId& removed) {
@@ -113,22 +113,22 @@ void Member::become_coordinator(const MemberId& old) {
     if (removal_requested_.count(m) || left_.count(m) || m == old) gone.push_back(m);
   const int64_t jump = 5 + stream(takeover_rng_, "geode.takeover").uniform_int(0, 9);
   const int64_t id = view_->id + jump;
-  trace("become_coordinator", {{"old_coordinator", view_->coordinator.node},
+  if (tracing()) trace("become_coordinator", {{"old_coordinator", view_->coordinator.node},
                                {"view_id", id}, {"removed", nodes_of(gone)}});
-  creator_->take_over(make_view(id, without(view_->members, gone), shared_.roles));
+  creator().take_over(make_view(id, without(view_->members, gone), shared_.roles));
 }
 
 void Member::on_prepare_view(const MemberId& from, const std::shared_ptr<const View>& v) {
   if (disconnected_) return;
   if (view_ && v->id <= view_->id) return;  // stale
   if (!v->contains(me_)) return;
-  trace("view_prepared", {{"view_id", v->id}, {"from", from.node}});
+  if (tracing()) trace("view_prepared", {{"view_id", v->id}, {"from", from.node}});
   send(Msg::view_ack, from, 0,
        [me = me_, id = v->id](Member& d) { d.on_view_ack(me, id); });
 }
 
 void Member::on_view_ack(const MemberId& from, int64_t view_id) {
-  if (!participating() || !creator_->active()) return;
+  if (!participating() || !creator_ || !creator_->active()) return;
   creator_->on_ack(from, view_id);
 }
 
@@ -146,7 +146,7 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
   const View& v = *shared_view;
   if (!v.contains(me_)) {
     if (view_) {
-      trace("removed_from_view", {{"view_id", v.id}});
+      if (tracing()) trace("removed_from_view", {{"view_id", v.id}});
       forced_disconnect(DisconnectReason::removed);
     }
     return;
@@ -179,16 +179,16 @@ void Member::install_view(const std::shared_ptr<const View>& shared_view,
   }
 
   view_ = shared_view;
+  walk_ = {};  // a new view, and suspected_ may have lost members above
   last_view_ = shared_view;
   me_.join_view = v.find(me_)->join_view;
   joining_ = false;
 
-  if (shared_.world.sim.trace() != nullptr)  // the member list is built only when traced
-    trace("view_installed", {{"view_id", v.id}, {"coordinator", v.coordinator.node},
-                             {"members", nodes_of(v.members)}});
+  if (tracing()) trace("view_installed", {{"view_id", v.id}, {"coordinator", v.coordinator.node},
+                                          {"members", nodes_of(v.members)}});
   if (v.coordinator == me_)
-    creator_->activate();
-  else
+    creator().activate();
+  else if (creator_)
     creator_->deactivate();
   recompute_neighbour();
   shared_.signals.view_installed(now(), node_, shared_view, created_here, removed);
@@ -222,13 +222,13 @@ bool Member::quorum_lost_installing(const View& v, const std::vector<MemberId>& 
     if (memo.size() == View::kQuorumMemo) memo.erase(memo.begin());
     memo.emplace_back(view_, lost);
   }
-  if (lost) trace("quorum_lost_at_install", {{"view_id", v.id}, {"lost", nodes_of(crashed_members())}});
+  if (lost && tracing()) trace("quorum_lost_at_install", {{"view_id", v.id}, {"lost", nodes_of(crashed_members())}});
   return lost;
 }
 
 void Member::forced_disconnect(DisconnectReason why) {
   if (disconnected_) return;
-  trace("forced_disconnect",
+  if (tracing()) trace("forced_disconnect",
         {{"reason", why == DisconnectReason::removed ? "removed" : "partition"}});
   reset_state();
   disconnected_ = true;
@@ -255,7 +255,7 @@ void Member::reconnect() {
   reset_join_search();
   last_tick_ = now();
   xmit_anchor_ = now();  // a new channel: its own xmit task
-  trace("reconnect", {{"attempt", n}, {"incarnation", me_.incarnation}});
+  if (tracing()) trace("reconnect", {{"attempt", n}, {"incarnation", me_.incarnation}});
   shared_.signals.reconnect_started(now(), node_, me_);
   start_loops(Duration::zero());
   send_join();
@@ -268,7 +268,7 @@ void Member::reconnect() {
 
 void Member::reconnect_attempt_failed() {
   if (!joining_ || view_ || disconnected_) return;  // admitted (or stopped) meanwhile
-  trace("reconnect_attempt_failed", {{"attempt", reconnects_}});
+  if (tracing()) trace("reconnect_attempt_failed", {{"attempt", reconnects_}});
   reset_state();
   disconnected_ = true;
   joining_ = false;
@@ -281,10 +281,10 @@ void Member::on_network_partition(const MemberId& from) {
   // Source rules (GMSJoinLeave.java:1462-1469): a NetworkPartition message from a member
   // outside the installed view is ignored.
   if (source_rules() && !in_view(from)) {
-    trace("partition_from_non_member_ignored", {{"from", from.node}});
+    if (tracing()) trace("partition_from_non_member_ignored", {{"from", from.node}});
     return;
   }
-  trace("partition_announced", {{"from", from.node}});
+  if (tracing()) trace("partition_announced", {{"from", from.node}});
   forced_disconnect(DisconnectReason::partition);
 }
 
@@ -361,7 +361,7 @@ void Member::on_find_coordinator(const MemberId& joiner, uint64_t round, int64_t
                                  const std::set<MemberId>& tried) {
   const auto a = locator_answer(joiner, joiner_view_id, tried);
   if (!a) return;
-  trace("find_coordinator_answered", {{"joiner", joiner.node}, {"coordinator", a->first.node},
+  if (tracing()) trace("find_coordinator_answered", {{"joiner", joiner.node}, {"coordinator", a->first.node},
                                       {"view_id", a->second}});
   net::Network& net = shared_.world.net;
   const uint32_t bytes = msg_bytes(Msg::join_request, 1);
@@ -380,7 +380,7 @@ void Member::on_coordinator_found(uint64_t round, const MemberId& coordinator, i
   if (join_tried_.count(coordinator)) return;  // "still waiting for a join-response" from it
   join_sent_round_ = round;
   join_target_ = coordinator;
-  trace("join_request_sent", {{"coordinator", coordinator.node}, {"view_id", view_id}});
+  if (tracing()) trace("join_request_sent", {{"coordinator", coordinator.node}, {"view_id", view_id}});
   send(Msg::join_request, coordinator, 1,
        [me = me_](Member& d) { d.on_join_request(me, me); });
 }
@@ -389,11 +389,11 @@ void Member::on_join_request(const MemberId& from, const MemberId& joiner) {
   if (!participating()) return;
   (void)from;
   if (is_coordinator()) {
-    creator_->queue_join(joiner);
+    creator().queue_join(joiner);
     return;
   }
   if (view_->coordinator == me_) return;
-  trace("join_forwarded", {{"joiner", joiner.node}, {"to", view_->coordinator.node}});
+  if (tracing()) trace("join_forwarded", {{"joiner", joiner.node}, {"to", view_->coordinator.node}});
   send(Msg::join_request, view_->coordinator, 1,
        [me = me_, joiner](Member& d) { d.on_join_request(me, joiner); });
 }

@@ -7,7 +7,7 @@ namespace fdsim::geode {
 std::vector<MemberId> suspect_recipients(const View& view, const MemberId& sender,
                                          const std::vector<MemberId>& suspects,
                                          const std::set<MemberId>& sender_suspects,
-                                         const Roles& roles, const FanoutRules& rules, Rng& rng) {
+                                         const Roles& roles, const FanoutRules& rules, Rng* rng) {
   if (view.size() <= rules.small_view_size) return view.members;
 
   auto listed = [](const std::vector<MemberId>& v, const MemberId& m) {
@@ -64,7 +64,7 @@ std::vector<MemberId> suspect_recipients(const View& view, const MemberId& sende
       if (rest.size() == 1) {
         out.push_back(rest.front());
       } else if (rest.size() > 1) {
-        out.push_back(rest[size_t(rng.uniform_int(0, int64_t(rest.size()) - 1))]);
+        out.push_back(rest[size_t(rng->uniform_int(0, int64_t(rest.size()) - 1))]);
       }
     }
   } else {

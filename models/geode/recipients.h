@@ -12,7 +12,8 @@
 //   `wiki` (random_recipient = true): up to preferred_in_fanout preferred candidates, then the
 //   sender, then, if the list is shorter than max_recipients, one candidate not yet listed
 //   drawn uniformly with `rng` (exactly one uniform_int draw, and only when there is a
-//   choice to make). The preferred part is capped at max_recipients - 1 so the total never
+//   choice to make; `rng` is only read then, and may be null when random_recipient is false,
+//   so that a member of a `current` ring holds no fan-out stream). The preferred part is capped at max_recipients - 1 so the total never
 //   exceeds max_recipients.
 // The sender is always in the list (it processes its own message).
 
@@ -34,7 +35,7 @@ struct FanoutRules {
 std::vector<MemberId> suspect_recipients(const View& view, const MemberId& sender,
                                          const std::vector<MemberId>& suspects,
                                          const std::set<MemberId>& sender_suspects,
-                                         const Roles& roles, const FanoutRules& rules, Rng& rng);
+                                         const Roles& roles, const FanoutRules& rules, Rng* rng);
 
 // Geode's GMSMembershipView.getPreferredCoordinators(filter, me, max): the preferred
 // coordinators other than me and not in `filter`, in view order, until there are `max`

@@ -22,6 +22,42 @@ std::optional<MemberId> next_neighbour(const View& view, const MemberId& me,
   return std::nullopt;
 }
 
+std::optional<MemberId> next_neighbour(const View& view, const MemberId& me,
+                                       const MemberId& after, const std::set<MemberId>& suspects,
+                                       NeighbourWalk& walk) {
+  const size_t n = view.size();
+  auto my_index = view.index_of(me);
+  if (n < 2 || !my_index) return std::nullopt;
+  const size_t start = view.index_of(after).value_or(*my_index);
+  // Distance walked forward from a to b (wrapping).
+  auto dist = [n](size_t a, size_t b) { return (b + n - a) % n; };
+  size_t i = start;
+  size_t from = start;
+  if (walk.view == &view) {
+    const size_t span = walk.to == walk.from ? n : dist(walk.from, walk.to);
+    const size_t d = dist(walk.from, start);
+    if (d < span) {
+      // start lies in [from, to): every position after it up to `to` is still suspected.
+      from = walk.from;
+      i = (walk.to + n - 1) % n;
+    }
+  }
+  std::optional<MemberId> found;
+  size_t end = i;
+  for (size_t step = 0; step < n; ++step) {
+    i = (i + 1) % n;
+    const MemberId& cand = view.members[i];
+    end = i;
+    if (cand == me) break;
+    if (!suspects.count(cand)) {
+      found = cand;
+      break;
+    }
+  }
+  walk = NeighbourWalk{&view, from, end};
+  return found;
+}
+
 std::vector<MemberId> heartbeat_targets(const View& view, const MemberId& me,
                                         size_t predecessors) {
   std::vector<MemberId> out;

@@ -13,6 +13,14 @@ namespace {
 bool listed(const std::vector<MemberId>& v, const MemberId& m) {
   return std::find(v.begin(), v.end(), m) != v.end();
 }
+// A sorted copy, for binary searches in a list that may hold a tenth of the ring.
+std::vector<MemberId> sorted(std::vector<MemberId> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+bool in_sorted(const std::vector<MemberId>& v, const MemberId& m) {
+  return std::binary_search(v.begin(), v.end(), m);
+}
 }  // namespace
 
 EventId ViewCreator::timer_at(SimTime t, EventKind kind, std::function<void()> fn) {
@@ -24,7 +32,7 @@ EventId ViewCreator::timer_at(SimTime t, EventKind kind, std::function<void()> f
 void ViewCreator::activate() {
   if (active_) return;
   active_ = true;
-  m_.trace("coordinator_active", json::object());
+  if (m_.tracing()) m_.trace("coordinator_active", json::object());
 }
 
 bool ViewCreator::source_rules() const { return m_.source_rules(); }
@@ -38,12 +46,13 @@ void ViewCreator::deactivate() {
   processor_ = ViewReplyProcessor{};
   healthy_phase_ = false;
   healthy_suspects_.clear();
+  healthy_unsettled_ = 0;
   ack_wait_ = false;
   take_over_view_ = false;
   ++healthy_round_;
   active_ = false;
   busy_ = false;
-  pending_removals_.clear();
+  clear_pending_removals();
   pending_joins_.clear();
   first_queued_.reset();
   awaiting_.clear();
@@ -59,19 +68,31 @@ std::vector<MemberId> ViewCreator::removed_from_installed(const View& v) const {
   return out;
 }
 
+void ViewCreator::add_pending_removal(const MemberId& m) {
+  if (!pending_removal_set_.insert(m).second) return;
+  pending_removals_.push_back(m);
+  if (healthy_phase_ && healthy_suspects_.count(m) > 0) --healthy_unsettled_;
+}
+
+void ViewCreator::clear_pending_removals() {
+  pending_removals_.clear();
+  pending_removal_set_.clear();
+  healthy_unsettled_ = healthy_suspects_.size();  // none has a pending removal now
+}
+
 void ViewCreator::queue_removal(const MemberId& target) {
   if (!active_ || !m_.in_view(target) || target == m_.me_) return;
-  if (listed(pending_removals_, target)) return;               // duplicate
+  if (removal_pending(target)) return;                         // duplicate
   if (!source_rules()) {
     if (busy_ && !preparing_.contains(target)) return;         // the view in the making drops it
-    pending_removals_.push_back(target);
+    add_pending_removal(target);
     if (!first_queued_) first_queued_ = m_.now();
     if (!busy_) schedule_collection();
     return;
   }
   // GMSJoinLeave.processRemoveMemberMessage (coordinator): recordViewRequest, then
   // prepareProcessor.processRemoveRequest.
-  pending_removals_.push_back(target);
+  add_pending_removal(target);
   if (!first_queued_) first_queued_ = busy_ ? last_take_ : m_.now();
   if (!busy_) {
     schedule_collection();
@@ -98,9 +119,9 @@ void ViewCreator::queue_join(const MemberId& joiner) {
   // Source rules: it stays (GMSJoinLeave.createAndSendView's oldIDs is never filled).
   if (!source_rules())
     for (const MemberId& m : m_.view_->members)
-      if (m.node == joiner.node && !listed(pending_removals_, m)) pending_removals_.push_back(m);
+      if (m.node == joiner.node) add_pending_removal(m);
   pending_joins_.push_back(joiner);
-  m_.trace("join_queued", {{"joiner", joiner.node}, {"incarnation", joiner.incarnation}});
+  if (m_.tracing()) m_.trace("join_queued", {{"joiner", joiner.node}, {"incarnation", joiner.incarnation}});
   if (!first_queued_) first_queued_ = (source_rules() && busy_) ? last_take_ : m_.now();
   if (!busy_) schedule_collection();
 }
@@ -124,13 +145,13 @@ void ViewCreator::create_view() {
     std::vector<MemberId> joins;
     for (const MemberId& j : pending_joins_)
       if (!cur.contains(j)) joins.push_back(j);
-    pending_removals_.clear();
+    clear_pending_removals();
     pending_joins_.clear();
     first_queued_.reset();
     tell_removed(strangers);  // "unknown, probably rogue": told, no view for them
     std::vector<MemberId> members = without(cur.members, removals);
     if (joins.empty() && members == cur.members) {
-      m_.trace("view_unchanged", {{"view_id", cur.id}});
+      if (m_.tracing()) m_.trace("view_unchanged", {{"view_id", cur.id}});
       return;  // no membership change: no view
     }
     for (MemberId j : joins) {
@@ -151,7 +172,7 @@ void ViewCreator::create_view() {
     j.join_view = id;
     members.push_back(j);
   }
-  pending_removals_.clear();
+  clear_pending_removals();
   pending_joins_.clear();
   first_queued_.reset();
   prepare(make_view(id, std::move(members), m_.shared_.roles));
@@ -187,7 +208,7 @@ void ViewCreator::prepare(View v) {
     declare_partition(preparing_);
     return;
   }
-  m_.trace("view_prepare", {{"view_id", preparing_.id},
+  if (m_.tracing()) m_.trace("view_prepare", {{"view_id", preparing_.id},
                             {"members", nodes_of(preparing_.members)},
                             {"removed", nodes_of(removed)}});
   awaiting_.clear();
@@ -208,8 +229,9 @@ void ViewCreator::prepare(View v) {
     // requests minus the view's own removals), then waitForResponses.
     processor_.initialize(preparing_.id, awaiting_);
     std::vector<MemberId> pending;
+    const std::vector<MemberId> removed_sorted = sorted(removed);
     for (const MemberId& r : pending_removals_)
-      if (!listed(removed, r)) pending.push_back(r);
+      if (!in_sorted(removed_sorted, r)) pending.push_back(r);
     processor_.process_pending_requests({}, pending);
     ack_wait_ = true;
     // No early end here even if every recipient already has a queued removal: Geode's
@@ -248,11 +270,11 @@ void ViewCreator::wait_over() {
   }
   // prepareAndSendView: the unresponsive members are those that did not ack, less the
   // members this view removes anyway.
-  const std::vector<MemberId> removed = removed_from_installed(preparing_);
+  const std::vector<MemberId> removed = sorted(removed_from_installed(preparing_));
   std::set<MemberId> unresponsive;
   for (const MemberId& m : processor_.not_replied())
-    if (!listed(removed, m)) unresponsive.insert(m);
-  m_.trace("view_ack_wait_over",
+    if (!in_sorted(removed, m)) unresponsive.insert(m);
+  if (m_.tracing()) m_.trace("view_ack_wait_over",
            {{"view_id", preparing_.id},
             {"not_acked", nodes_of(std::vector<MemberId>(processor_.not_replied().begin(),
                                                           processor_.not_replied().end()))},
@@ -274,8 +296,9 @@ void ViewCreator::remove_healthy(std::set<MemberId> unresponsive) {
   // "matching" (Geode's testFlagForRemovalRequest) and are not checked.
   std::vector<MemberId> to_check, filtered;
   for (const MemberId& m : healthy_suspects_)
-    (listed(pending_removals_, m) ? filtered : to_check).push_back(m);
-  m_.trace("view_availability_checks", {{"view_id", preparing_.id},
+    (removal_pending(m) ? filtered : to_check).push_back(m);
+  healthy_unsettled_ = to_check.size();
+  if (m_.tracing()) m_.trace("view_availability_checks", {{"view_id", preparing_.id},
                                         {"checking", nodes_of(to_check)},
                                         {"pending_removal", nodes_of(filtered)}});
   if (to_check.empty()) {
@@ -295,14 +318,13 @@ void ViewCreator::remove_healthy(std::set<MemberId> unresponsive) {
 
 void ViewCreator::healthy_result(const MemberId& m, bool available) {
   if (!healthy_phase_) return;
-  if (available) healthy_suspects_.erase(m);
+  if (available && healthy_suspects_.erase(m) > 0 && !removal_pending(m)) --healthy_unsettled_;
   reevaluate_healthy();
 }
 
 void ViewCreator::reevaluate_healthy() {
   if (!healthy_phase_) return;
-  for (const MemberId& m : healthy_suspects_)
-    if (!listed(pending_removals_, m)) return;  // still waiting for a check (or a request)
+  if (healthy_unsettled_ > 0) return;  // still waiting for a check (or a request)
   finish_prepare();
 }
 
@@ -313,13 +335,14 @@ void ViewCreator::finish_prepare() {
   m_.shared_.world.sim.cancel(healthy_timer_);
   const std::vector<MemberId> failures(healthy_suspects_.begin(), healthy_suspects_.end());
   healthy_suspects_.clear();
+  healthy_unsettled_ = 0;
   if (failures.empty()) {
     install();
     return;
   }
   // The failures are told they are removed (sendRemoveMessages) and a view without them,
   // id + 1, is prepared again (the do-while loop of prepareAndSendView).
-  m_.trace("view_unresponsive_removed",
+  if (m_.tracing()) m_.trace("view_unresponsive_removed",
            {{"view_id", preparing_.id}, {"removed", nodes_of(failures)}});
   View next = make_view(preparing_.id + 1, without(preparing_.members, failures),
                         m_.shared_.roles);
@@ -333,7 +356,7 @@ void ViewCreator::ack_deadline() {
     return;
   }
   const std::vector<MemberId> silent(awaiting_.begin(), awaiting_.end());
-  m_.trace("view_ack_timeout", {{"view_id", preparing_.id}, {"unresponsive", nodes_of(silent)}});
+  if (m_.tracing()) m_.trace("view_ack_timeout", {{"view_id", preparing_.id}, {"unresponsive", nodes_of(silent)}});
   checking_ = awaiting_;
   awaiting_.clear();
   for (const MemberId& s : silent)
@@ -350,7 +373,7 @@ void ViewCreator::availability_result(const MemberId& m, bool passed) {
     install();
     return;
   }
-  m_.trace("view_unresponsive_removed", {{"view_id", preparing_.id}, {"removed", nodes_of(failed_)}});
+  if (m_.tracing()) m_.trace("view_unresponsive_removed", {{"view_id", preparing_.id}, {"removed", nodes_of(failed_)}});
   View next = make_view(preparing_.id + 1, without(preparing_.members, failed_), m_.shared_.roles);
   failed_.clear();
   prepare(std::move(next));
@@ -383,7 +406,7 @@ void ViewCreator::install() {
 
 void ViewCreator::declare_partition(const View& v) {
   const std::vector<MemberId> removed = removed_from_installed(v);
-  m_.trace("partition_declared", {{"view_id", v.id}, {"lost", nodes_of(removed)}});
+  if (m_.tracing()) m_.trace("partition_declared", {{"view_id", v.id}, {"lost", nodes_of(removed)}});
   m_.shared_.signals.partition_declared(m_.now(), m_.node_);
   for (const MemberId& m : v.members)
     if (!(m == m_.me_))

@@ -89,7 +89,15 @@ class ViewCreator {
   bool active_ = false;
   bool busy_ = false;  // preparing a view, or shutting down after a partition
   uint64_t gen_ = 0;
+  // Removal requests queued for the next view, in arrival order (the order the view drops
+  // them in), and the same members as a set for membership tests: a partition queues a
+  // tenth of the ring, and a scan of the list per request, per pending check and per
+  // prepare made the coordinator's work quadratic (cubic in reevaluate_healthy) in it.
   std::vector<MemberId> pending_removals_;
+  std::set<MemberId> pending_removal_set_;
+  bool removal_pending(const MemberId& m) const { return pending_removal_set_.count(m) > 0; }
+  void add_pending_removal(const MemberId& m);
+  void clear_pending_removals();
   std::vector<MemberId> pending_joins_;
   std::optional<SimTime> first_queued_;
   EventId collection_timer_;
@@ -102,6 +110,10 @@ class ViewCreator {
   ViewReplyProcessor processor_;
   bool healthy_phase_ = false;           // removeHealthyMembers is running
   std::set<MemberId> healthy_suspects_;  // its `suspects`
+  // Members of healthy_suspects_ without a pending removal: the phase ends when none is left
+  // (reevaluate_healthy). Kept up to date instead of a scan of the suspects at every removal
+  // request, which made a partition of a tenth of the ring quadratic at the coordinator.
+  size_t healthy_unsettled_ = 0;
   EventId healthy_timer_;
   SimTime last_take_;                    // when the last requests were taken into a view
   bool ack_wait_ = false;                // waiting for prepare acks

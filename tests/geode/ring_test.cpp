@@ -125,7 +125,7 @@ TEST(GeodeAcceptance, Case15_FanoutCurrentSevenMembers_EveryoneIncludingSuspectA
   const View v = view_of(7, roles);
   FanoutRules current{9, 10, 10, false};
   Rng rng(1);
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, current, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, current, &rng)),
             (std::vector<NodeId>{0, 1, 2, 3, 4, 5, 6}));
 }
 
@@ -134,7 +134,7 @@ TEST(GeodeAcceptance, Case15_FanoutWikiFourMembers_Everyone) {
   const View v = view_of(4, roles);
   FanoutRules wiki{4, 7, 5, true};
   Rng rng(1);
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(3)}, {mid(3)}, roles, wiki, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(3)}, {mid(3)}, roles, wiki, &rng)),
             (std::vector<NodeId>{0, 1, 2, 3}));
 }
 
@@ -145,7 +145,7 @@ TEST(GeodeAcceptance, Case15_FanoutWikiEightMembers_FivePreferredSenderAndOneOth
   Rng rng(1);
   // m3 suspects m4: preferred in view order minus sender and suspect: m0 m1 m2 m5 m6; then the
   // sender; then the only member left, m7.
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, wiki, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, wiki, &rng)),
             (std::vector<NodeId>{0, 1, 2, 5, 6, 3, 7}));
 }
 
@@ -159,7 +159,7 @@ TEST(GeodeAcceptance, Case15_FanoutWikiRandomMemberIsUniformOverTheRest) {
   std::map<NodeId, int> drawn;
   for (uint64_t seed = 0; seed < 3000; ++seed) {
     Rng rng = RngFactory(seed, 0).stream(3, "geode.fanout");
-    auto r = suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, wiki, rng);
+    auto r = suspect_recipients(v, mid(3), {mid(4)}, {mid(4)}, roles, wiki, &rng);
     ASSERT_EQ(r.size(), 7u);
     EXPECT_EQ(nodes(std::vector<MemberId>(r.begin(), r.begin() + 6)),
               (std::vector<NodeId>{0, 1, 2, 5, 6, 3}));
@@ -180,10 +180,10 @@ TEST(GeodeAcceptance, Case15_FanoutCurrentLargeView_PreferredThenSenderThenFillI
   EXPECT_EQ(v.coordinator, mid(1));
   FanoutRules current{9, 10, 10, false};
   Rng rng(1);
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(4)}, {mid(4)}, roles, current, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(4)}, {mid(4)}, roles, current, &rng)),
             (std::vector<NodeId>{1, 5, 9, 2, 0, 3, 6, 7, 8, 10}));
   // Members the sender already suspects are left out too.
-  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(4)}, {mid(4), mid(6)}, roles, current, rng)),
+  EXPECT_EQ(nodes(suspect_recipients(v, mid(2), {mid(4)}, {mid(4), mid(6)}, roles, current, &rng)),
             (std::vector<NodeId>{1, 5, 9, 2, 0, 3, 7, 8, 10, 11}));
 }
 
@@ -277,6 +277,70 @@ TEST(GeodeQuorum, ViewWeightIsWeighedOnceWhenTheViewIsMade) {
   Roles plain;
   plain.locator.assign(4, false);
   EXPECT_EQ(view_weight(tampered, plain), 45);
+}
+
+}  // namespace fdsim::geode::test
+
+namespace fdsim::geode::test {
+
+// The memoised walk (ring.h, NeighbourWalk) answers as a fresh walk after any sequence of
+// suspicions added, walks from anywhere (members, me, a non-member) and suspicions removed
+// (the caller resets the memo then, as Member does), including walks that wrap around the
+// ring and blocks that reach me.
+TEST(GeodeRing, MemoisedNeighbourWalkAnswersAsAFreshWalk) {
+  const Roles roles = all_preferred(40);
+  for (NodeId me_node : {NodeId(0), NodeId(17), NodeId(39)}) {
+    const View v = view_of(40, roles);
+    const MemberId me = mid(me_node);
+    Rng rng(7 + me_node);
+    std::set<MemberId> suspects;
+    NeighbourWalk walk;
+    int jumps_checked = 0;
+    for (int step = 0; step < 4000; ++step) {
+      const int64_t op = rng.uniform_int(0, 19);
+      if (op < 8) {
+        const MemberId s = mid(NodeId(rng.uniform_int(0, 39)));
+        if (!(s == me)) suspects.insert(s);
+      } else if (op == 8 && !suspects.empty()) {
+        auto it = suspects.begin();
+        std::advance(it, rng.uniform_int(0, int64_t(suspects.size()) - 1));
+        suspects.erase(it);
+        walk = {};
+      } else if (op == 9) {
+        suspects.clear();
+        walk = {};
+      }
+      const int64_t a = rng.uniform_int(-1, 40);  // -1: me; 40: not in the view
+      const MemberId after = a < 0 ? me : mid(NodeId(a));
+      const NeighbourWalk before = walk;
+      const auto memoised = next_neighbour(v, me, after, suspects, walk);
+      ASSERT_EQ(memoised, next_neighbour(v, me, after, suspects))
+          << "step " << step << " me " << me_node << " after " << a;
+      // Whether this walk started inside the memo's stretch (so it jumped).
+      const size_t start = a >= 0 && a < 40 ? size_t(a) : size_t(me_node);
+      const size_t span = before.to == before.from ? 40 : (before.to + 40 - before.from) % 40;
+      if (before.view == &v && (start + 40 - before.from) % 40 < span) ++jumps_checked;
+    }
+    EXPECT_GT(jumps_checked, 50) << "the memo was used in too few walks to test it";
+  }
+}
+
+// Checks of a suspected block, one member after another (what a partition makes the next in
+// line do): the memo carries the walk to the end of the block.
+TEST(GeodeRing, MemoisedNeighbourWalkSkipsASuspectedBlock) {
+  const Roles roles = all_preferred(10);
+  const View v = view_of(10, roles);
+  std::set<MemberId> suspects;
+  NeighbourWalk walk;
+  for (NodeId i = 3; i <= 7; ++i) suspects.insert(mid(i));
+  for (NodeId i = 3; i <= 7; ++i)
+    EXPECT_EQ(next_neighbour(v, mid(1), mid(i), suspects, walk), mid(8)) << i;
+  EXPECT_EQ(walk.from, 3u);
+  EXPECT_EQ(walk.to, 8u);
+  // The block reaches me (member 1, wrapping past the end): no neighbour.
+  for (NodeId i : {8, 9, 0}) suspects.insert(mid(i));
+  EXPECT_EQ(next_neighbour(v, mid(1), mid(5), suspects, walk), std::nullopt);
+  EXPECT_EQ(next_neighbour(v, mid(1), mid(5), suspects), std::nullopt);
 }
 
 }  // namespace fdsim::geode::test
