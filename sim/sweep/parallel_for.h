@@ -2,7 +2,8 @@
 // parallel_for(n, threads, body): body(i) for every i in [0, n), on `threads` threads (the
 // caller's among them), each index exactly once, in no particular order.
 //
-// Contract: returns when every call has returned. An exception thrown by a body (Interrupted,
+// Contract: returns when every call has returned, also when no thread could be created (then
+// the caller's thread makes every call). An exception thrown by a body (Interrupted,
 // when SIGINT or SIGTERM arrives inside a long resolve) stops the other threads from taking new
 // indices and is rethrown on the calling thread (the first one caught). Bodies must be safe to
 // run concurrently; they run without the caller's RunBudget (budget.h: budgets are per thread),
@@ -12,6 +13,7 @@
 #include <cstddef>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -41,7 +43,13 @@ void parallel_for(size_t n, size_t threads, const Body& body) {
   const size_t extra = std::min(threads, n) > 1 ? std::min(threads, n) - 1 : 0;
   std::vector<std::thread> pool;
   pool.reserve(extra);
-  for (size_t t = 0; t < extra; ++t) pool.emplace_back(work);
+  // A thread that cannot be created (a low `ulimit -u`, an address-space cap full of thread
+  // stacks) is not an error: the threads already started and this one do the work. (An
+  // exception escaping here with joinable threads would terminate the process.)
+  try {
+    for (size_t t = 0; t < extra; ++t) pool.emplace_back(work);
+  } catch (const std::system_error&) {
+  }
   work();
   for (auto& t : pool) t.join();
   if (first) std::rethrow_exception(first);
