@@ -79,8 +79,9 @@ PlanOutcome make_plan(const SweepSpec& spec, const ResolveFn& resolve, bool keep
 
 std::string run_identity(const nlohmann::json& resolved_scenario, uint64_t replication);
 // The text a run identity hashes: the resolved scenario without "replications" (points that
-// differ only in it share their runs), as nlohmann::json::dump() writes it.
-std::string canonical_scenario_text(const nlohmann::json& resolved_scenario);
+// differ only in it share their runs), as nlohmann::json::dump() writes it. By value: a caller
+// done with its resolution moves it in.
+std::string canonical_scenario_text(nlohmann::json resolved_scenario);
 
 // The distinct runs of `points`, replication-major (the order of SweepPlan::runs).
 std::vector<PlannedRun> list_runs(const std::vector<PlannedPoint>& points);

@@ -61,7 +61,7 @@ std::optional<SeedMemo::Entry> SeedMemo::prepare(const std::vector<json>& params
   e.rest_key = rest_key(params);
   json canonical = resolved;
   canonical["seed"] = kSeedMarker;
-  const std::string text = canonical_scenario_text(canonical);
+  const std::string text = canonical_scenario_text(std::move(canonical));
   const std::string marker = json(kSeedMarker).dump();
   const size_t at = text.find(marker);
   if (at == std::string::npos || text.find(marker, at + 1) != std::string::npos) return e;
