@@ -128,7 +128,9 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
   // (kTOutEvaluations x S): one unit per 64. This is an estimate, not a bound: a computation
   // evicted from the memo is done again, and the dense uniformization fallback (where neither
   // path applies) charges its own work without a term; the run's work budget (2 x the
-  // estimate + 1e6) stops a run whose chains keep falling back.
+  // estimate + 1e6) stops a run whose chains keep falling back. Chains whose exit lies against
+  // a strong drift do not fall back (models/timeout/far_exit.h); near-critical regions of
+  // hundreds of states do.
   if (t_out && states >= double(timeout::kMinChargedChainStates)) {
     const double losses = cfg.loss_allowance ? 1.0 : std::max(1.0, loss_values);
     const double queries_per_s = tasks * 2.0 * losses;

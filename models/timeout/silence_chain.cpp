@@ -1,4 +1,5 @@
 #include "models/timeout/silence_chain.h"
+#include "models/timeout/far_exit.h"
 #include "models/timeout/uniformization.h"
 #include "sim/engine/internal_error.h"
 
@@ -123,6 +124,10 @@ double silence_quantile(const SilenceChain& c, int64_t s0, double alpha) {
   PoissonSurvival ps(d, up, lo, static_cast<Eigen::Index>(s0));
   const double q = ps.quantile(alpha);
   if (!std::isnan(q)) return q;
+  // Beyond the Poisson path's mass: if the first crossing of s0's region boundary is provably
+  // later than any Duration (far_exit.h), so is the silence, and T_out is "never" whatever
+  // the slow paths below would compute (they would gallop to a value mapped to it).
+  if (exit_later_than(r, s0, alpha, kBeyondDurationS)) return std::numeric_limits<double>::infinity();
   const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0));
   if (e.accurate()) return e.quantile(alpha);
   UniformizedExp u(dense(d, up, lo));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/timeout/closed_form_exit.h"
+#include "models/timeout/far_exit.h"
 #include "models/timeout/poisson_survival.h"
 #include "models/timeout/spectral_exit.h"
 
@@ -115,6 +116,10 @@ double region_quantile(const ExitChain& c, int64_t s0, double alpha) {
     PoissonSurvival ps(d, up, lo, static_cast<Eigen::Index>(s0 - c.lo));
     const double q = ps.quantile(alpha);
     if (!std::isnan(q)) return q;
+    // Beyond the Poisson path's mass, a region whose exit is provably later than any Duration
+    // (far_exit.h) is "never" without the spectral form's dense fallback (the same T_out).
+    if (exit_later_than(c, s0, alpha, kBeyondDurationS))
+      return std::numeric_limits<double>::infinity();
   }
   return spectral_quantile(c, s0, alpha);
 }

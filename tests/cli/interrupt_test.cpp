@@ -63,18 +63,23 @@ class Interrupt : public fdsim::test::TempDirTest {
   }
 };
 
-// Ten nodes under load_index cet with an execution prior of 1000 per s: the thresholds map to
-// T_out chains of 1 000 states (the mapping's clamp), whose dense uniformization takes many
-// seconds per T_out. With the limits raised it runs, and SIGTERM stops it
-// inside the computation (within milliseconds; the bound is 10 s). Before, the series and
-// squarings charged nothing: SIGTERM sent 1.5 s into the run was honoured 14 s later, at the
-// end of the first computation (and after more than 7 minutes when sent at 60 s).
+// Ten nodes under load_index cet with an execution prior of 1000 per s and an arrival prior of
+// 990 per s: the thresholds map to T_out chains of 1 000 states (the mapping's clamp) whose
+// regions are near-critical (lambda / mu about 0.99), so their exit is reachable but far beyond
+// the Poisson path's mass and T_out falls back to the dense uniformization, seconds per T_out.
+// (With the default arrival prior the chains drift away from their exit, and far_exit.h makes
+// T_out cheap: the test then had nothing to interrupt.) With the limits raised it runs, and
+// SIGTERM stops it inside the computation (within milliseconds; the bound is 10 s). Before, the
+// series and squarings charged nothing: SIGTERM sent 1.5 s into the run was honoured 14 s
+// later, at the end of the first computation (and after more than 7 minutes when sent at 60 s).
 json cet_chains(double horizon_s = 60) {
   return {{"name", "cet"},
           {"seed", 8},
           {"horizon_s", horizon_s},
           {"nodes", {{"count", 10}}},
-          {"network", {{"latency", {{"model", "exponential"}, {"min_ms", 1}, {"mean_ms", 4}}}}},
+          {"network",
+           {{"latency", {{"model", "exponential"}, {"min_ms", 1}, {"mean_ms", 4}}},
+            {"loss", 0.005}}},
           {"workload",
            {{"arrival_rate_per_s", 0.75},
             {"execution", {{"distribution", "exponential"}, {"rate_per_s", 1.0}}},
@@ -85,7 +90,11 @@ json cet_chains(double horizon_s = 60) {
             {"th_u", 1.5},
             {"th_f", 5},
             {"buddy_size", 6},
-            {"estimation", {{"execution_prior_shape", 1000}, {"execution_prior_exposure_s", 1}}},
+            {"estimation",
+             {{"execution_prior_shape", 1000},
+              {"execution_prior_exposure_s", 1},
+              {"arrival_prior_shape", 990},
+              {"arrival_prior_exposure_s", 1}}},
             {"arms", {{{"name", "hs05"}, {"diagnosis", "hou_shin"}, {"alpha", 0.05}}}}}}};
 }
 
@@ -93,10 +102,10 @@ json cet_chains(double horizon_s = 60) {
 // series and squarings are charged. Before, it ran for minutes (killed here by the 60 s bound:
 // exit 124). The horizon is 5 s so that the budget is small: the estimate counts the T_out
 // computations (models/loadsharing/cost_bound.h, about 2e6 units per simulated second here,
-// 9.9e6 events estimated, budget 2.09e7), while these 1 042-state chains do several times
-// that (the dense fallback and recomputations are not counted), so the run stops at about
-// 1.8 simulated seconds (0.4 s in Release). With a 60 s horizon the budget is 2.4e8 and the
-// run takes seconds in Release and over a minute under AddressSanitizer.
+// 9.9e6 events estimated, budget 2.09e7), while these 1 042-state chains fall back to the dense
+// uniformization, whose squarings are not estimated, so the run stops at 0.22 simulated
+// seconds (1.4 s in Release). With a 60 s horizon the budget is 2.4e8 and the run takes
+// seconds in Release and over a minute under AddressSanitizer.
 TEST_F(Interrupt, TheCetExitTimeChainsStopAtTheWorkBudget) {
   write("c.json", cet_chains(5).dump());
   const std::string cmd = "cd '" + dir_ + "' && timeout -s KILL 60 '" + fdsim::test::kFdsim +

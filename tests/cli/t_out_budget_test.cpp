@@ -19,9 +19,11 @@ using nlohmann::json;
 
 class TOutBudget : public fdsim::test::TempDirTest {};
 
-// bench/budget_families.py's "load_index cet" family (horizon 60 s, warm-up 10 s).
-json cet(double prior_shape, double horizon_s = 60, double warmup_s = 10) {
-  return {{"name", "cet"},
+// bench/budget_families.py's "load_index cet" family (horizon 60 s, warm-up 10 s); with an
+// arrival prior, the estimated input rate starts near it (per second).
+json cet(double prior_shape, double horizon_s = 60, double warmup_s = 10,
+         double arrival_prior_per_s = 0) {
+  json s = {{"name", "cet"},
           {"seed", 8},
           {"horizon_s", horizon_s},
           {"warmup_s", warmup_s},
@@ -47,6 +49,11 @@ json cet(double prior_shape, double horizon_s = 60, double warmup_s = 10) {
             {"estimation",
              {{"execution_prior_shape", prior_shape}, {"execution_prior_exposure_s", 1}}},
             {"arms", {{{"name", "hs05"}, {"diagnosis", "hou_shin"}, {"alpha", 0.05}}}}}}};
+  if (arrival_prior_per_s > 0) {
+    s["load_sharing"]["estimation"]["arrival_prior_shape"] = arrival_prior_per_s;
+    s["load_sharing"]["estimation"]["arrival_prior_exposure_s"] = 1;
+  }
+  return s;
 }
 
 // Chains of min(5 s x 1000 per s, 1000) + 1 + 42 = 1043 states: 7.5 tasks per second x 2
@@ -59,20 +66,40 @@ TEST_F(TOutBudget, TheEstimateCountsTOutWork) {
   EXPECT_NE(r.out.find("and 1.19182e+08 events"), std::string::npos) << r.out;
 }
 
-// The first T_out computation that falls back to the dense uniformization (1.78 s simulated)
-// charges more than 2 x the estimate + 1e6: the run stops there with the budget line, exit 2,
-// and leaves no result file (failed before on the estimate in the line: 2.2e+04). A 5 s
-// horizon keeps the budget small (2.09e7: the computation is stopped after 0.3 s in Release;
-// with the 60 s horizon the budget is 2.39e8, which that one computation also crosses, after
-// 3.4 s in Release and far longer under AddressSanitizer).
+// With the default arrival prior the 1 043-state chains of an idle node's region {0..300}
+// drift away from their exit (mu 1000 per s against lambda about 1 per s): far_exit.h proves
+// their T_out "never" without the dense uniformization, and the runs finish within their
+// estimate (in 0.4 and 0.7 s in Release). Failed before: both stopped at the work budget
+// (2.54e8 > 2.39e8 at 1.78 simulated seconds for the prior 1e3), one dense fallback costing
+// about 1.1e9 work units.
+TEST_F(TOutBudget, FarCetChainsRunWithinTheirEstimate) {
+  for (const double prior : {1e3, 1e9}) {
+    write("cet.json", cet(prior).dump());
+    const fdsim::test::Result r = fdsim("run cet.json --out out --quiet");
+    ASSERT_EQ(r.code, 0) << prior << ": " << r.err;
+    const json result = json::parse(file("out/cet-seed8-rep0.json"));
+    const json& budget = result["run_stats"]["budget"];
+    const double work = result["run_stats"]["simulations"][0]["work_count"].get<double>();
+    EXPECT_LE(work, budget["estimated_events_count"].get<double>()) << prior;
+    std::filesystem::remove_all(dir_ + "/out");
+  }
+}
+
+// Near-critical chains (an arrival prior of 990 per s against mu 1000 per s): a region of
+// hundreds of states whose exit is reachable but far beyond the Poisson path's mass, where the
+// spectral form is ill-conditioned, so T_out falls back to the dense uniformization, whose
+// squarings are charged but not estimated. The run stops at its work budget with the budget
+// line, exit 2, and leaves no result file (failed before the squarings were charged: minutes of
+// computing). A 5 s horizon keeps the budget small (2.09e7, crossed at 0.22 simulated seconds,
+// after about 1 s in Release).
 TEST_F(TOutBudget, AnExpensiveTOutComputationStopsAtTheWorkBudget) {
-  write("cet.json", cet(1000, 5, 1).dump());
+  write("cet.json", cet(1000, 5, 1, 990).dump());
   const fdsim::test::Result r = fdsim("run cet.json --out out --quiet");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("cet.json: arm hs05, replication 0: work budget exceeded: "),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("(2 x the estimate + 1e6) at simulated time 1.77638 s; validation "
+  EXPECT_NE(r.err.find("(2 x the estimate + 1e6) at simulated time 0.215246 s; validation "
                        "estimated 9.93e+06 events per simulation"),
             std::string::npos)
       << r.err;
