@@ -137,6 +137,8 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
     const double ops = kPoissonTerms * (states + kTOutEvaluations) + states * states +
                        kTOutEvaluations * states;
     c.t_out_work_per_s = queries_per_s * ops / 64.0;
+    c.t_out_states = states;
+    c.t_out_fallback_units = 63.0 * states * states * states / 64.0;
     c.t_out_work_formula = "T_out computations " + g(queries_per_s) + " per s x " +
                            g(ops / 64.0) + " units (chains of " + g(states) + " states)";
   }

@@ -48,6 +48,10 @@ struct LoadSharingCost {
   double events_per_s = 0;      // events per simulated second
   double work_per_s = 0;        // queue-scan and T_out work units per simulated second
   double t_out_work_per_s = 0;  // of which T_out computations (0 without chains of 64+ states)
+  double t_out_states = 0;      // the T_out chains' states S when charged (S >= 64), else 0
+  // Work units one T_out computation may charge if it falls back to the dense uniformization
+  // (up to 63 squarings of S x S: 63 S^3 / 64), which the estimate does not count; 0 without.
+  double t_out_fallback_units = 0;
   std::string t_out_work_formula;
   std::string events_formula;
   double t_out_bytes = 0;       // T_out chains' dense matrices (0 without)
