@@ -84,7 +84,10 @@
 // (the shorter of the network's and reliable_retransmit) until an attempt gets through: at
 // loss 1, min(burst, reliable_give_up) / interval + 1 attempts; below, 3 q / (1 - q) + 1 at
 // most that (measured: a 60 s burst at loss 1 in an 18-member wiki ring, 9.5e6 network
-// retransmissions; the estimate had no term for them and was 4.5 x below the work).
+// retransmissions; the estimate had no term for them and was 4.5 x below the work). A
+// play-dead member's window counts as a burst at loss 1 on its links (the network drops every
+// attempt to or from it and resends: 5.8e6 retransmissions with 55 of 73 members playing dead
+// for 15 s).
 // Memory held back also counts the connection holders' checks that may run at once (every
 // scheduled crash; of a random process, the crashes within 2 x (final_check_timeout +
 // heartbeat_request_wait) + 4 D, with the tail margin): each its state and its suspicion's

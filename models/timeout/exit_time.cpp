@@ -66,6 +66,7 @@ double exit_quantile(const ExitChain& c, int64_t s0, double alpha) {
   }
   for (int j = 0; !bracketed; ++j) {
     if (j > kMaxDoublings) return std::numeric_limits<double>::infinity();
+    e.charge_dense_product();
     Eigen::RowVectorXd next = row_a * e.doubling(j);
     if (next.sum() <= alpha) {
       bracketed = true;
@@ -85,6 +86,7 @@ double exit_quantile(const ExitChain& c, int64_t s0, double alpha) {
   for (int iter = 0; iter < 400 && width > kQuantileRelTol * (a + width); ++iter) {
     const double half = width / 2;
     --level;
+    if (level >= 0) e.charge_dense_product();
     Eigen::RowVectorXd row_mid =
         level >= 0 ? Eigen::RowVectorXd(row_a * e.doubling(level)) : e.short_step_row(row_a, half);
     if (row_mid.sum() > alpha) {

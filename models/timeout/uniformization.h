@@ -59,6 +59,8 @@ class UniformizedExp {
   Eigen::RowVectorXd apply_row(const Eigen::RowVectorXd& r, double t);
   // exp(Q h 2^j), computed on demand by squaring and cached.
   const Eigen::MatrixXd& doubling(int j);
+  // Charges one product of a vector with a doubling matrix (n^2 / 64 units).
+  void charge_dense_product() const;
   // exp(Q t) w and r' exp(Q t) for Lambda t <= kMaxStepMass, by one truncated series.
   Eigen::VectorXd short_step(const Eigen::VectorXd& w, double t) const;
   Eigen::RowVectorXd short_step_row(const Eigen::RowVectorXd& r, double t) const;

@@ -100,14 +100,14 @@ json cet_chains(double horizon_s = 60) {
 
 // With default settings the run stops at its work budget (exit 2, one line): the chains'
 // series and squarings are charged. Before, it ran for minutes (killed here by the 60 s bound:
-// exit 124). The horizon is 5 s so that the budget is small: the estimate counts the T_out
+// exit 124). The horizon is 0.5 s so that the budget is small: the estimate counts the T_out
 // computations (models/loadsharing/cost_bound.h, about 2e6 units per simulated second here,
-// 9.9e6 events estimated, budget 2.09e7), while these 1 042-state chains fall back to the dense
-// uniformization, whose squarings are not estimated, so the run stops at 0.22 simulated
-// seconds (1.4 s in Release). With a 60 s horizon the budget is 2.4e8 and the run takes
-// seconds in Release and over a minute under AddressSanitizer.
+// 9.9e5 events estimated, budget 2.99e6), while these 1 042-state chains fall back to the dense
+// uniformization, whose series are not estimated, so the run stops at 0.22 simulated seconds
+// (0.9 s in Release; the series run about 40 times slower under AddressSanitizer, so a larger
+// budget would not stop within the 60 s bound there).
 TEST_F(Interrupt, TheCetExitTimeChainsStopAtTheWorkBudget) {
-  write("c.json", cet_chains(5).dump());
+  write("c.json", cet_chains(0.5).dump());
   const std::string cmd = "cd '" + dir_ + "' && timeout -s KILL 60 '" + fdsim::test::kFdsim +
                           "' run c.json --out o --quiet >out.txt 2>err.txt";
   const int status = std::system(cmd.c_str());

@@ -90,17 +90,17 @@ TEST_F(TOutBudget, FarCetChainsRunWithinTheirEstimate) {
 // spectral form is ill-conditioned, so T_out falls back to the dense uniformization, whose
 // squarings are charged but not estimated. The run stops at its work budget with the budget
 // line, exit 2, and leaves no result file (failed before the squarings were charged: minutes of
-// computing). A 5 s horizon keeps the budget small (2.09e7, crossed at 0.22 simulated seconds,
-// after about 1 s in Release).
+// computing). A 0.5 s horizon keeps the budget small (2.99e6, crossed at 0.22 simulated
+// seconds, after 0.85 s in Release and about 40 times longer under AddressSanitizer).
 TEST_F(TOutBudget, AnExpensiveTOutComputationStopsAtTheWorkBudget) {
-  write("cet.json", cet(1000, 5, 1, 990).dump());
+  write("cet.json", cet(1000, 0.5, 0.25, 990).dump());
   const fdsim::test::Result r = fdsim("run cet.json --out out --quiet");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("cet.json: arm hs05, replication 0: work budget exceeded: "),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("(2 x the estimate + 1e6) at simulated time 0.215246 s; validation "
-                       "estimated 9.93e+06 events per simulation"),
+                       "estimated 9.93e+05 events per simulation"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/out/cet-seed8-rep0.json")) << r.err;
