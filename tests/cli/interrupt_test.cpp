@@ -99,16 +99,16 @@ json cet_chains(double horizon_s = 60) {
 }
 
 // With default settings the run stops at its work budget (exit 2, one line): the chains'
-// series and squarings are charged. Before, it ran for minutes (killed here by the 60 s bound:
-// exit 124). The horizon is 0.5 s so that the budget is small: the estimate counts the T_out
-// computations (models/loadsharing/cost_bound.h, about 2e6 units per simulated second here,
-// 9.9e5 events estimated, budget 2.99e6), while these 1 042-state chains fall back to the dense
-// uniformization, whose series are not estimated, so the run stops at 0.22 simulated seconds
-// (0.9 s in Release; the series run about 40 times slower under AddressSanitizer, so a larger
-// budget would not stop within the 60 s bound there).
+// series and squarings are charged. Before, it ran for minutes (killed here by the time bound:
+// exit 124; 120 s, for AddressSanitizer). The horizon is 0.5 s so that the budget is small:
+// the estimate counts the T_out computations (models/loadsharing/cost_bound.h, about 2e6
+// units per simulated second here, 9.9e5 events estimated, budget 2.99e6), while these
+// 1 042-state chains fall back to the dense uniformization, whose series are not estimated, so
+// the run stops at 0.22 simulated seconds (0.9 s in Release, 33 s under AddressSanitizer,
+// where the series run about 40 times slower).
 TEST_F(Interrupt, TheCetExitTimeChainsStopAtTheWorkBudget) {
   write("c.json", cet_chains(0.5).dump());
-  const std::string cmd = "cd '" + dir_ + "' && timeout -s KILL 60 '" + fdsim::test::kFdsim +
+  const std::string cmd = "cd '" + dir_ + "' && timeout -s KILL 120 '" + fdsim::test::kFdsim +
                           "' run c.json --out o --quiet >out.txt 2>err.txt";
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
