@@ -5,9 +5,10 @@
 // - When the program links the counting allocator (sim/cli/counting_new.cpp in the fdsim
 //   executable, tests/support/counting_new.cpp in the test programs, python/counting_new.cpp
 //   in the Python module), every operator new / delete adds / subtracts the block's usable size
-//   to the calling thread's `bytes` and keeps `peak`; `enabled()` is then true. Without it
-//   (sanitizer builds, whose runtime owns operator new) the counters stay 0 and `enabled()` is
-//   false: memory budgets are then not enforced (docs/scenario-format.md, "Run budgets").
+//   to the calling thread's `bytes` and keeps `peak`; `enabled()` is then true (also in the
+//   AddressSanitizer build: counting_new.inc). In a program that does not link it the counters
+//   stay 0 and `enabled()` is false: memory budgets are then not enforced
+//   (docs/scenario-format.md, "Run budgets").
 // - Counting is per thread because a simulation runs on one thread from start to end; a block
 //   freed on another thread than the one that allocated it moves bytes between the two
 //   counters (the thread that runs a simulation measures it as the difference from a baseline
