@@ -19,7 +19,9 @@
 // (the top region) and every lossy silence chain as a Poisson mixture (poisson_survival.h:
 // one pass of O(n) row products, then a scalar series per evaluation, no eigendecomposition),
 // each falling back to the slower paths (SpectralExit where accurate, else the uniformization
-// of exit_chain.h / uniformization.h) beyond its range. All of them return the upper end of
+// of exit_chain.h / uniformization.h) beyond its range, except where far_exit.h proves the
+// quantile beyond every Duration (then +infinity, which T_out maps to "never" as it would map
+// the slow paths' value). All of them return the upper end of
 // a bracket of relative width <= 1e-12 around the same mathematical quantile, so they agree to
 // about 1e-10 relative (tested).
 //
