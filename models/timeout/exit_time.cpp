@@ -43,10 +43,16 @@ double exit_quantile(const ExitChain& c, int64_t s0, double alpha) {
   if (!(alpha > 0 && alpha < 1)) fail(c, "alpha must be in (0, 1)", alpha);
   if (!exit_reachable(c, s0)) return std::numeric_limits<double>::infinity();
   UniformizedExp e(sub_generator(c));
-  const double h = e.step();  // finite: an exit move exists, so Lambda > 0
+  return uniformized_row_quantile(e, index_of(c, s0), alpha, kQuantileRelTol);
+}
+
+double uniformized_row_quantile(UniformizedExp& e, Eigen::Index start_index, double alpha,
+                                double rel_tol) {
+  const double h = e.step();
+  if (!std::isfinite(h)) return std::numeric_limits<double>::infinity();  // Lambda = 0
   const Eigen::Index n = static_cast<Eigen::Index>(e.states());
   Eigen::RowVectorXd start = Eigen::RowVectorXd::Zero(n);
-  start(index_of(c, s0)) = 1.0;
+  start(start_index) = 1.0;
 
   // Bracket [a, a + h 2^level] with S(a) > alpha >= S(a + h 2^level); row_a = e_s0' exp(Q a).
   // First one step h at a time (cheap tridiagonal series), then, for a very long tail, galloping
@@ -83,7 +89,7 @@ double exit_quantile(const ExitChain& c, int64_t s0, double alpha) {
   // Bisection. While level > 0 the half-width h 2^(level-1) is a cached doubling matrix; below h
   // the half-steps are short series.
   double width = std::ldexp(h, level);
-  for (int iter = 0; iter < 400 && width > kQuantileRelTol * (a + width); ++iter) {
+  for (int iter = 0; iter < 400 && width > rel_tol * (a + width); ++iter) {
     const double half = width / 2;
     --level;
     if (level >= 0) e.charge_dense_product();

@@ -82,4 +82,13 @@ class UniformizedExp {
   std::vector<Eigen::MatrixXd> doubling_;  // doubling_[j] = exp(Q h 2^j)
 };
 
+// inf { t : S(t) <= alpha } with S(t) = e_start' exp(Q t) 1 (Q the generator of `e`), to
+// `rel_tol` relative: the upper end of the final bracket. Steps a row vector forward (one
+// short series per step h, then the cached doubling matrices) to bracket the quantile, then
+// bisects from the bracket's lower end with half-steps, so every survival evaluation costs one
+// step, not a walk from t = 0. +infinity when Lambda = 0 or the quantile exceeds 1e18 /
+// Lambda seconds (exit_time.cpp; exit_quantile of exit_chain.h is this with rel_tol 1e-9).
+double uniformized_row_quantile(UniformizedExp& e, Eigen::Index start_index, double alpha,
+                                double rel_tol);
+
 }  // namespace fdsim::timeout
