@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/cli/cet_scenario.h"
 #include "tests/cli/fdsim_process.h"
 
 namespace interrupt_cli {
@@ -63,39 +64,15 @@ class Interrupt : public fdsim::test::TempDirTest {
   }
 };
 
-// Ten nodes under load_index cet with an execution prior of 1000 per s and an arrival prior of
-// 990 per s: the thresholds map to T_out chains of 1 000 states (the mapping's clamp) whose
-// regions are near-critical (lambda / mu about 0.99), so their exit is reachable but far beyond
-// the Poisson path's mass and T_out falls back to the dense uniformization, seconds per T_out.
-// (With the default arrival prior the chains drift away from their exit, and far_exit.h makes
-// T_out cheap: the test then had nothing to interrupt.) With the limits raised it runs, and
-// SIGTERM stops it inside the computation (within milliseconds; the bound is 10 s). Before, the
-// series and squarings charged nothing: SIGTERM sent 1.5 s into the run was honoured 14 s
-// later, at the end of the first computation (and after more than 7 minutes when sent at 60 s).
+// tests/cli/cet_scenario.h with an arrival prior of 990 per s: near-critical T_out chains of
+// 1 000 states that fall back to the dense uniformization, seconds per T_out. (With the default
+// arrival prior far_exit.h makes T_out cheap: the tests then had nothing to interrupt.) With
+// the limits raised it runs, and SIGTERM stops it inside the computation (within milliseconds;
+// the bound is 10 s). Before, the series and squarings charged nothing: SIGTERM sent 1.5 s into
+// the run was honoured 14 s later, at the end of the first computation (and after more than 7
+// minutes when sent at 60 s).
 json cet_chains(double horizon_s = 60) {
-  return {{"name", "cet"},
-          {"seed", 8},
-          {"horizon_s", horizon_s},
-          {"nodes", {{"count", 10}}},
-          {"network",
-           {{"latency", {{"model", "exponential"}, {"min_ms", 1}, {"mean_ms", 4}}},
-            {"loss", 0.005}}},
-          {"workload",
-           {{"arrival_rate_per_s", 0.75},
-            {"execution", {{"distribution", "exponential"}, {"rate_per_s", 1.0}}},
-            {"deadline", {{"kind", "uniform"}, {"min_s", 3}, {"max_s", 12}}}}},
-          {"load_sharing",
-           {{"scheduling", "fcfs"},
-            {"load_index", "cet"},
-            {"th_u", 1.5},
-            {"th_f", 5},
-            {"buddy_size", 6},
-            {"estimation",
-             {{"execution_prior_shape", 1000},
-              {"execution_prior_exposure_s", 1},
-              {"arrival_prior_shape", 990},
-              {"arrival_prior_exposure_s", 1}}},
-            {"arms", {{{"name", "hs05"}, {"diagnosis", "hou_shin"}, {"alpha", 0.05}}}}}}};
+  return fdsim::test::cet_scenario(1000, horizon_s, horizon_s / 2, 990);
 }
 
 // With default settings the run stops at its work budget (exit 2, one line): the chains'

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/cli/cet_scenario.h"
 #include "tests/cli/fdsim_process.h"
 
 namespace t_out_budget_cli {
@@ -19,48 +20,13 @@ using nlohmann::json;
 
 class TOutBudget : public fdsim::test::TempDirTest {};
 
-// bench/budget_families.py's "load_index cet" family (horizon 60 s, warm-up 10 s); with an
-// arrival prior, the estimated input rate starts near it (per second).
-json cet(double prior_shape, double horizon_s = 60, double warmup_s = 10,
-         double arrival_prior_per_s = 0) {
-  json s = {{"name", "cet"},
-          {"seed", 8},
-          {"horizon_s", horizon_s},
-          {"warmup_s", warmup_s},
-          {"nodes", {{"count", 10}}},
-          {"network",
-           {{"latency", {{"model", "exponential"}, {"min_ms", 1}, {"mean_ms", 4}}},
-            {"loss", 0.005}}},
-          {"faults",
-           {{{"kind", "crash_process"},
-             {"nodes", "all"},
-             {"mean_up_s", 800},
-             {"mean_down_s", 60}}}},
-          {"workload",
-           {{"arrival_rate_per_s", 0.75},
-            {"execution", {{"distribution", "exponential"}, {"rate_per_s", 1.0}}},
-            {"deadline", {{"kind", "uniform"}, {"min_s", 3}, {"max_s", 12}}}}},
-          {"load_sharing",
-           {{"scheduling", "fcfs"},
-            {"load_index", "cet"},
-            {"th_u", 1.5},
-            {"th_f", 5},
-            {"buddy_size", 6},
-            {"estimation",
-             {{"execution_prior_shape", prior_shape}, {"execution_prior_exposure_s", 1}}},
-            {"arms", {{{"name", "hs05"}, {"diagnosis", "hou_shin"}, {"alpha", 0.05}}}}}}};
-  if (arrival_prior_per_s > 0) {
-    s["load_sharing"]["estimation"]["arrival_prior_shape"] = arrival_prior_per_s;
-    s["load_sharing"]["estimation"]["arrival_prior_exposure_s"] = 1;
-  }
-  return s;
-}
+using fdsim::test::cet_scenario;
 
 // Chains of min(5 s x 1000 per s, 1000) + 1 + 42 = 1043 states: 7.5 tasks per second x 2
 // broadcasts x 1 loss value, each computation up to 5774 x (1043 + 200) + 1043^2 + 200 x 1043
 // operations / 64 units: about 1.2e8 per simulation (failed before: 2.2e4 events, no term).
 TEST_F(TOutBudget, TheEstimateCountsTOutWork) {
-  write("cet.json", cet(1000).dump());
+  write("cet.json", cet_scenario(1000).dump());
   const fdsim::test::Result r = fdsim("validate cet.json");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("and 1.19182e+08 events"), std::string::npos) << r.out;
@@ -74,7 +40,7 @@ TEST_F(TOutBudget, TheEstimateCountsTOutWork) {
 // about 1.1e9 work units.
 TEST_F(TOutBudget, FarCetChainsRunWithinTheirEstimate) {
   for (const double prior : {1e3, 1e9}) {
-    write("cet.json", cet(prior).dump());
+    write("cet.json", cet_scenario(prior).dump());
     const fdsim::test::Result r = fdsim("run cet.json --out out --quiet");
     ASSERT_EQ(r.code, 0) << prior << ": " << r.err;
     const json result = json::parse(file("out/cet-seed8-rep0.json"));
@@ -93,7 +59,7 @@ TEST_F(TOutBudget, FarCetChainsRunWithinTheirEstimate) {
 // computing). A 0.5 s horizon keeps the budget small (2.99e6, crossed at 0.22 simulated
 // seconds, after 0.85 s in Release and about 40 times longer under AddressSanitizer).
 TEST_F(TOutBudget, AnExpensiveTOutComputationStopsAtTheWorkBudget) {
-  write("cet.json", cet(1000, 0.5, 0.25, 990).dump());
+  write("cet.json", cet_scenario(1000, 0.5, 0.25, 990).dump());
   const fdsim::test::Result r = fdsim("run cet.json --out out --quiet");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("cet.json: arm hs05, replication 0: work budget exceeded: "),
