@@ -50,9 +50,9 @@ void warn_dense_t_out(const Scenario& s, std::vector<std::string>* out) {
 
 std::vector<std::string> scenario_warnings(const Scenario& s) {
   std::vector<std::string> out;
-  warn_dense_t_out(s, &out);
-  if (!s.membership) return out;  // no Geode ring, in no arm
-  const std::vector<NodeId>& locators = s.membership->locators;
+  // A Geode ring (membership, in any arm) with one locator a fault can take down.
+  const std::vector<NodeId> no_locators;
+  const std::vector<NodeId>& locators = s.membership ? s.membership->locators : no_locators;
   if (locators.size() == 1) {
     const NodeId l = locators.front();
     const std::string why = fault_that_crashes(s.faults, l);
@@ -66,6 +66,7 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
           "shrink; name two or more locators to model a production cluster "
           "(docs/models/geode-membership.md, \"A single locator\")");
   }
+  warn_dense_t_out(s, &out);
   return out;
 }
 
