@@ -19,9 +19,10 @@
 //   buddy lists, load tables and per-buddy estimators (kBytesPerBuddyEntry, measured at
 //   184 B without diagnosis to 411 B with hou_shin arms, n = 1 000, b = 999).
 // - T_out work (chains of 64 states or more, e.g. the CET load index with a large estimated
-//   mu), an estimate: computations per second ~ tasks x 2 broadcasts x loss values, each at most
+//   mu): computations per second ~ tasks x 2 broadcasts x loss values, each at most
 //   kPoissonTerms x (S + kTOutEvaluations) + S^2 + kTOutEvaluations x S operations / 64 units
-//   (the Poisson and spectral paths; the dense fallback has no term).
+//   (the Poisson and spectral paths) plus the exact fallback within the run span
+//   (timeout/capped_quantile.h), at the rates the estimators may report (cost_bound.cpp).
 #include <string>
 
 #include "models/loadsharing/config.h"
@@ -49,12 +50,12 @@ struct LoadSharingCost {
   double work_per_s = 0;        // queue-scan and T_out work units per simulated second
   double t_out_work_per_s = 0;  // of which T_out computations (0 without chains of 64+ states)
   double t_out_states = 0;      // the T_out chains' states S when charged (S >= 64), else 0
-  // Work units one T_out computation may charge if it falls back to the dense uniformization
-  // (up to 63 squarings of S x S: 63 S^3 / 64), which the estimate does not count; 0 without.
+  // Work units one T_out computation may charge in the exact fallback within the run span
+  // (timeout/capped_quantile.h), counted in t_out_work_per_s; 0 without.
   double t_out_fallback_units = 0;
   std::string t_out_work_formula;
   std::string events_formula;
-  double t_out_bytes = 0;       // T_out chains' dense matrices (0 without)
+  double t_out_bytes = 0;       // one T_out computation's transient memory (0 without)
   std::string t_out_bytes_formula;
   double queue_bytes = 0;       // the queues at their bound
   std::string queue_formula;
@@ -64,7 +65,11 @@ struct LoadSharingCost {
 
 // `loss_values`: how many distinct loss probabilities the links may have (1 + the network's
 // overrides that set a loss).
+// `max_loss`: the largest loss probability of a link; `max_allowance_s`: the largest delay
+// allowance a link's latency law implies (q99 - min, at most 1e6 s). Both only size the
+// extra-broadcast senders' T_out term.
 LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double horizon_s,
-                                        double loss_values = 1.0);
+                                        double loss_values = 1.0, double max_loss = 0.0,
+                                        double max_allowance_s = 0.0);
 
 }  // namespace fdsim::loadsharing

@@ -23,6 +23,10 @@ double cet_mapping_mu(double mu, const RegionThresholds& thresholds) {
 }
 }  // namespace
 
+double t_out_run_span_s(const LoadSharingConfig& cfg, double horizon_s) {
+  return horizon_s + (cfg.send_margin ? cfg.send_margin->seconds() : 0.0) + 1.0;
+}
+
 timeout::ExitChain exit_chain_for(const Broadcast& b, const RegionThresholds& thresholds,
                                   LoadIndex index, int64_t* s0) {
   const double mu = b.estimates.mu_per_s;
@@ -86,6 +90,19 @@ Duration hou_shin_timeout(timeout::TimeoutTable& table, const Broadcast& b,
   }
   const timeout::ExitChain chain = exit_chain_for(b, thresholds, index, &s0);
   return table.t_out(chain, s0, alpha, allowance);
+}
+
+Duration hou_shin_timeout_needed(timeout::TimeoutTable& table, const Broadcast& b,
+                                 const RegionThresholds& thresholds, LoadIndex index,
+                                 double alpha, Duration allowance, double loss, Duration need,
+                                 bool* exact) {
+  int64_t s0 = 0;
+  if (loss > 0) {
+    const timeout::SilenceChain c = silence_chain_for(b, thresholds, index, loss, &s0);
+    return table.t_out_needed(c, s0, alpha, allowance, need, exact);
+  }
+  const timeout::ExitChain chain = exit_chain_for(b, thresholds, index, &s0);
+  return table.t_out_needed(chain, s0, alpha, allowance, need, exact);
 }
 
 Duration hou_shin_timeout_lower_bound(timeout::TimeoutTable& table, const Broadcast& b,

@@ -20,10 +20,18 @@
 // is exactly the region-exit quantile above.
 
 #include "models/loadsharing/broadcast.h"
+#include "models/loadsharing/config.h"
 #include "models/timeout/exit_chain.h"
 #include "models/timeout/timeout_table.h"
 
 namespace fdsim::loadsharing {
+
+// The run span of a run's T_out table (timeout::TimeoutTable::set_run_span_s) when the run ends
+// at horizon_s: horizon + send margin (when configured) + 1 s. A silence limit runs from a
+// receipt at time >= 0; an extra broadcast is due T_out - margin after its send, the margin
+// being send_margin or the delay allowance (which T_out includes); so a quantile beyond the
+// span puts every timer it sets after the horizon (the 1 s covers rounding to nanoseconds).
+double t_out_run_span_s(const LoadSharingConfig& cfg, double horizon_s);
 
 // The exit chain for `b` and the start state s0 in it.
 timeout::ExitChain exit_chain_for(const Broadcast& b, const RegionThresholds& thresholds,
@@ -36,6 +44,14 @@ timeout::SilenceChain silence_chain_for(const Broadcast& b, const RegionThreshol
 Duration hou_shin_timeout(timeout::TimeoutTable& table, const Broadcast& b,
                           const RegionThresholds& thresholds, LoadIndex index, double alpha,
                           Duration allowance, double loss = 0.0);
+
+// hou_shin_timeout for a caller that has waited `need` (TimeoutTable::t_out_needed): the exact
+// value (*exact = true), or a lower bound beyond the wait (*exact = false) where the run span's
+// fallback has not reached the quantile yet; the caller waits until the bound and asks again.
+Duration hou_shin_timeout_needed(timeout::TimeoutTable& table, const Broadcast& b,
+                                 const RegionThresholds& thresholds, LoadIndex index,
+                                 double alpha, Duration allowance, double loss, Duration need,
+                                 bool* exact);
 
 // A cheap lower bound of hou_shin_timeout (TimeoutTable::quantile_lower_bound_s, rounded DOWN
 // to the ns, plus the allowance); *exact is set when it is the value itself. The model arms its

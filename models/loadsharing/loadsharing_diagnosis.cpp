@@ -3,12 +3,21 @@
 
 #include "models/loadsharing/hou_shin_timeout.h"
 #include "models/loadsharing/loadsharing_model.h"
+#include "sim/engine/internal_error.h"
 
 namespace fdsim::loadsharing {
 
 namespace {
 // A silence limit beyond this is "never" (keeps deadline arithmetic far from overflow).
 const Duration kNever = Duration::s(1'000'000'000);
+
+// 64 doublings of a need from 1 ns pass every run span: a bound that stays at or below the
+// wait after them is a broken contract (timeout_table.h, quantile_needed_s).
+[[noreturn]] void did_not_converge(SimTime now, NodeId node, const char* what) {
+  fdsim::internal_error("fdsim: internal error at t = %s, node %u: load sharing: the %s's lower "
+                        "bound did not pass the wait\n",
+                        to_string(now).c_str(), unsigned(node), what);
+}
 }  // namespace
 
 Broadcast LoadSharingModel::initial_broadcast(NodeId sender, SimTime at) const {
@@ -45,12 +54,34 @@ void LoadSharingModel::reset_views(NodeId observer, bool initial) {
   }
 }
 
-Duration LoadSharingModel::extra_interval(NodeId n, const Broadcast& b) {
-  const Duration t_out = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index,
-                                          arm_.alpha, sender_allowance_[n]);
-  if (t_out >= kNever) return Duration::max();
+Duration LoadSharingModel::extra_interval(NodeId n, const Broadcast& b, Duration need,
+                                          bool* exact) {
+  const Duration t_out =
+      hou_shin_timeout_needed(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
+                              sender_allowance_[n], 0.0, need, exact);
+  if (t_out >= kNever) {
+    *exact = true;  // a bound beyond kNever: so is the value
+    return Duration::max();
+  }
   const Duration margin = cfg_.send_margin.value_or(sender_allowance_[n]);
   return std::max(t_out - margin, Duration::ms(1));
+}
+
+Duration LoadSharingModel::extra_interval_after(NodeId n, const Broadcast& b, Duration elapsed,
+                                                bool* exact) {
+  // The interval is T_out - margin: a sender that has waited `elapsed` needs T_out up to
+  // elapsed + margin.
+  Duration need = elapsed + cfg_.send_margin.value_or(sender_allowance_[n]);
+  Duration interval = extra_interval(n, b, need, exact);
+  // A bound that is not beyond the wait (the margin exceeds the allowance, or an evicted memo
+  // forgot the last cap) asks again with a doubled need: the caps double, up to the run span,
+  // where the value is exact.
+  for (int i = 0; !*exact && interval <= elapsed; ++i) {
+    if (i == 64) did_not_converge(sim_.now(), n, "extra-broadcast interval");
+    need = need * 2 + Duration::ns(1);
+    interval = extra_interval(n, b, need, exact);
+  }
+  return interval;
 }
 
 namespace {
@@ -105,33 +136,41 @@ Duration LoadSharingModel::silence_limit_bound(size_t p, const Broadcast& b, boo
         limit = limit + interval * int64_t(k - 1);
     }
   } else {
-    return silence_limit(p, b);
+    return silence_limit(p, b, Duration::zero(), exact);
   }
   return limit >= kNever ? Duration::max() : limit;
 }
 
-Duration LoadSharingModel::silence_limit(size_t p, const Broadcast& b) {
+Duration LoadSharingModel::silence_limit(size_t p, const Broadcast& b, Duration need,
+                                         bool* exact) {
+  *exact = true;
   Duration limit = Duration::max();
   if (arm_.fixed_silence()) {
     limit = arm_.timeout;
   } else if (arm_.diagnosis == DiagnosisKind::hou_shin) {
     // No extra broadcasts: the loss of the link enters the silence law (hou_shin_timeout.h).
-    limit = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
-                             pair_allowance_[p], pair_loss_[p]);
+    limit = hou_shin_timeout_needed(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
+                                    pair_allowance_[p], pair_loss_[p], need, exact);
   } else if (arm_.diagnosis == DiagnosisKind::hou_shin_extra) {
     // Extra broadcasts: wait for k of them (loss_tolerance.h).
-    limit = hou_shin_timeout(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
-                             pair_allowance_[p]);
+    limit = hou_shin_timeout_needed(timeouts_, b, cfg_.thresholds, cfg_.load_index, arm_.alpha,
+                                    pair_allowance_[p], 0.0, need, exact);
     const uint32_t k = sender_k_[b.sender];
     if (k > 1 && limit < kNever) {
-      const Duration interval = extra_interval(b.sender, b);
+      bool interval_exact = true;
+      const Duration interval = extra_interval(b.sender, b, need, &interval_exact);
+      *exact = *exact && interval_exact;
       if (interval >= kNever || double(interval.count_ns()) * (k - 1) >= double(kNever.count_ns()))
         limit = Duration::max();
       else
         limit = limit + interval * int64_t(k - 1);
     }
   }
-  return limit >= kNever ? Duration::max() : limit;
+  if (limit >= kNever) {
+    *exact = true;  // a lower bound beyond kNever: so is the value
+    return Duration::max();
+  }
+  return limit;
 }
 
 void LoadSharingModel::arm_silence_timer(NodeId observer, size_t k) {
@@ -156,12 +195,24 @@ void LoadSharingModel::on_silence(NodeId observer, size_t k) {
   const size_t p = pair(observer, k);
   if (silence_[p]->armed()) return;
   if (!pair_exact_[p]) {
-    // The timer stood at a lower bound: the exact limit decides now.
-    const Duration limit = silence_limit(p, views_[p].last);
+    // The timer stood at a lower bound: the exact limit decides now, or, where the run span's
+    // fallback has not reached the quantile yet (timeout_table.h, quantile_needed_s), a later
+    // bound, at which the timer is armed again (without the strict ns: still a bound).
+    const SimTime received = views_[p].received;
+    Duration need = sim_.now() - received;
+    bool exact = true;
+    Duration limit = silence_limit(p, views_[p].last, need, &exact);
+    // A bound not beyond now asks again with a doubled need (the caps double up to the span,
+    // where the value is exact).
+    for (int i = 0; !exact && received + limit <= sim_.now(); ++i) {
+      if (i == 64) did_not_converge(sim_.now(), observer, "silence limit");
+      need = need * 2 + Duration::ns(1);
+      limit = silence_limit(p, views_[p].last, need, &exact);
+    }
     pair_limit_[p] = limit;
-    pair_exact_[p] = 1;
+    pair_exact_[p] = exact;
     if (limit == Duration::max()) return;
-    const SimTime due = views_[p].received + limit + Duration::ns(1);
+    const SimTime due = received + limit + (exact ? Duration::ns(1) : Duration::zero());
     if (due > sim_.now()) {
       silence_[p]->arm(due);
       return;
@@ -258,11 +309,11 @@ void LoadSharingModel::arm_extra_broadcast(NodeId n) {
   if (sender_k_[n] > 1) {
     // The next broadcast is due within the smallest interval promised by the last k
     // broadcasts (loss_tolerance.h).
-    node.promises.push_back(extra_interval(n, node.last_sent));
+    bool exact = true;
+    const Duration interval = extra_interval(n, node.last_sent, Duration::zero(), &exact);
+    node.promises.push_back(Promise{interval, exact, node.last_sent});
     while (node.promises.size() > sender_k_[n]) node.promises.erase(node.promises.begin());
-    const Duration wait = *std::min_element(node.promises.begin(), node.promises.end());
-    if (wait >= kNever) return;
-    schedule_extra(n, std::max(node.last_sent.send_time + wait, sim_.now()), generation);
+    schedule_promised_extra(n, generation);
     return;
   }
   // k = 1 (lossless extra broadcasts): the next broadcast is due T_out - margin after the last one. A check at
@@ -276,13 +327,52 @@ void LoadSharingModel::arm_extra_broadcast(NodeId n) {
     schedule_extra(n, at, generation);
     return;
   }
-  node.extra_timer = world_.hosts.schedule_at(n, at, kind_extra_check_, [this, n, generation] {
+  schedule_extra_check(n, at, generation);
+}
+
+void LoadSharingModel::schedule_extra_check(NodeId n, SimTime at, uint64_t generation) {
+  nodes_[n].extra_timer = world_.hosts.schedule_at(n, at, kind_extra_check_, [this, n, generation] {
     if (nodes_[n].extra_generation != generation) return;
     nodes_[n].extra_timer = {};
-    const Duration wait = extra_interval(n, nodes_[n].last_sent);
+    NodeRuntime& node = nodes_[n];
+    if (sender_k_[n] > 1) {
+      // The smallest promise was a lower bound (the run span's fallback): refine every bound
+      // the wait has reached, then schedule by the promises again.
+      const Duration elapsed = sim_.now() - node.last_sent.send_time;
+      for (Promise& promise : node.promises)
+        if (!promise.exact && promise.interval <= elapsed)
+          promise.interval = extra_interval_after(n, promise.b, elapsed, &promise.exact);
+      schedule_promised_extra(n, generation);
+      return;
+    }
+    bool exact = true;
+    const Duration wait =
+        extra_interval_after(n, node.last_sent, sim_.now() - node.last_sent.send_time, &exact);
     if (wait >= kNever) return;
-    schedule_extra(n, std::max(nodes_[n].last_sent.send_time + wait, sim_.now()), generation);
+    const SimTime due = std::max(node.last_sent.send_time + wait, sim_.now());
+    // A bound (the run span's fallback has not reached the quantile yet): check again there.
+    if (exact)
+      schedule_extra(n, due, generation);
+    else
+      schedule_extra_check(n, due, generation);
   });
+}
+
+void LoadSharingModel::schedule_promised_extra(NodeId n, uint64_t generation) {
+  NodeRuntime& node = nodes_[n];
+  // The first smallest promise (min_element: its value is the minimum of the intervals, as
+  // before promises could be bounds). An exact minimum is the due instant, since every bound
+  // is below its value; a bound is checked (and refined) when its instant comes.
+  const auto first = std::min_element(
+      node.promises.begin(), node.promises.end(),
+      [](const Promise& a, const Promise& b) { return a.interval < b.interval; });
+  const Duration wait = first->interval;
+  if (wait >= kNever) return;
+  const SimTime at = std::max(node.last_sent.send_time + wait, sim_.now());
+  if (first->exact)
+    schedule_extra(n, at, generation);
+  else
+    schedule_extra_check(n, at, generation);
 }
 
 void LoadSharingModel::arm_silence_broadcast(NodeId n) {

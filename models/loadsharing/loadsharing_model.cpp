@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "models/loadsharing/hou_shin_timeout.h"
 #include "models/loadsharing/loss_tolerance.h"
 #include "sim/engine/trace.h"
 
@@ -92,6 +93,13 @@ LoadSharingModel::LoadSharingModel(World& world, const LoadSharingConfig& config
     }
   }
   if (arm_.needs_t_out()) {
+    // No timer of this run expires beyond the horizon: a silence limit starts at a broadcast's
+    // receipt (>= 0), an extra broadcast is due T_out - send margin after its send (>= 0). So a
+    // T_out quantile beyond horizon + send margin (+ 1 s against rounding) is never reached,
+    // and the table need not compute it exactly (timeout_table.h, run span): this bounds the
+    // work of the chains no cheap path computes (models/timeout/capped_quantile.h), and the
+    // cost estimate counts it (cost_bound.cpp, with the same span).
+    timeouts_.set_run_span_s(t_out_run_span_s(cfg_, world_.horizon.seconds()));
     // Delay allowance per link target -> observer: q99 - min of its latency (or the config);
     // loss allowance: the link's configured loss probability (or the config).
     pair_allowance_.resize(pairs);

@@ -96,6 +96,13 @@ class LoadSharingModel : public Model, private net::HostListener {
   bool suspects(NodeId observer, NodeId target) const;
 
  private:
+  // An extra-broadcast interval promised by a broadcast `b`: exact, or a lower bound where the
+  // run span's fallback has not reached the T_out yet (refined when the wait reaches it).
+  struct Promise {
+    Duration interval;
+    bool exact = true;
+    Broadcast b;
+  };
   struct NodeRuntime {
     LocalQueue queue;
     Region region = Region::U;
@@ -107,7 +114,7 @@ class LoadSharingModel : public Model, private net::HostListener {
         0;  // a replayed (post-pause) extra timer of an older arming is void
     // Extra-broadcast intervals promised by the last k broadcasts (newest last): the next
     // broadcast is due within the smallest of them (loss tolerance, loss_tolerance.h).
-    std::vector<Duration> promises;
+    std::vector<Promise> promises;
     uint64_t periodic_generation = 0;  // fixed_periodic: the heartbeat of this incarnation
     // Little's law bookkeeping (from the warm-up on).
     size_t ql_last = 0;
@@ -171,7 +178,14 @@ class LoadSharingModel : public Model, private net::HostListener {
   void reset_views(NodeId observer, bool initial);
   void broadcast(NodeId n, BroadcastKind kind);
   void arm_extra_broadcast(NodeId n);
-  Duration extra_interval(NodeId n, const Broadcast& b);
+  // The interval for a sender that has waited `need` since b (hou_shin_timeout_needed):
+  // *exact false means a lower bound. extra_interval_after asks again with doubled needs until
+  // the bound is beyond `elapsed` (or exact).
+  Duration extra_interval(NodeId n, const Broadcast& b, Duration need, bool* exact);
+  Duration extra_interval_after(NodeId n, const Broadcast& b, Duration elapsed, bool* exact);
+  // The extra-broadcast check at `at` (the interval was a bound), and the k > 1 schedule.
+  void schedule_extra_check(NodeId n, SimTime at, uint64_t generation);
+  void schedule_promised_extra(NodeId n, uint64_t generation);
   // Cheap lower bounds of extra_interval and silence_limit (*exact: it is the value itself):
   // timers are armed there and the exact value is computed only if they fire.
   Duration extra_interval_bound(NodeId n, const Broadcast& b, bool* exact);
@@ -191,7 +205,9 @@ class LoadSharingModel : public Model, private net::HostListener {
   void on_silence(NodeId observer, size_t k);
   bool suspected_now(NodeId observer, size_t k);
   void poll_membership();
-  Duration silence_limit(size_t pair, const Broadcast& b);
+  // The silence limit for an observer that has waited `need` (*exact false: a lower bound, as
+  // extra_interval).
+  Duration silence_limit(size_t pair, const Broadcast& b, Duration need, bool* exact);
 
   // Protocol trace records; callers test tracing() first so that no JSON is built otherwise.
   bool tracing() const { return sim_.trace() != nullptr; }

@@ -47,7 +47,7 @@ double exit_quantile(const ExitChain& c, int64_t s0, double alpha) {
 }
 
 double uniformized_row_quantile(UniformizedExp& e, Eigen::Index start_index, double alpha,
-                                double rel_tol) {
+                                double rel_tol, double cap_s) {
   const double h = e.step();
   if (!std::isfinite(h)) return std::numeric_limits<double>::infinity();  // Lambda = 0
   const Eigen::Index n = static_cast<Eigen::Index>(e.states());
@@ -68,6 +68,7 @@ double uniformized_row_quantile(UniformizedExp& e, Eigen::Index start_index, dou
     } else {
       a += h;
       row_a = std::move(next);
+      if (a >= cap_s) return std::numeric_limits<double>::infinity();  // S(a) > alpha
     }
   }
   for (int j = 0; !bracketed; ++j) {
@@ -80,7 +81,7 @@ double uniformized_row_quantile(UniformizedExp& e, Eigen::Index start_index, dou
     } else {
       a += std::ldexp(h, j);
       row_a = std::move(next);
-      if (!std::isfinite(a) || a * e.uniformization_rate() > 1e18) {
+      if (!std::isfinite(a) || a * e.uniformization_rate() > 1e18 || a >= cap_s) {
         return std::numeric_limits<double>::infinity();
       }
     }

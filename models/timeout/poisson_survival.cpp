@@ -24,6 +24,35 @@ double log_factorial(double n) {
          1.0 / (12 * n) - 1.0 / (360 * n * n2) + 1.0 / (1260 * n * n2 * n2);
 }
 
+// ln Pois(k; x) for k >= 100 in Loader's saddle-point form (C. Loader, "Fast and accurate
+// computation of binomial probabilities", 2000): -bd0(k, x) - stirlerr(k) - ln(2 pi k) / 2,
+// with bd0(k, x) = k ln(k / x) + x - k summed as a series in v = (k - x) / (k + x) when k is
+// near x, so that no large terms cancel. Its error is a few ulps of bd0 (tens at most near the
+// series' cut), against about x ulps for -x + k ln x - ln k! (1e-10 relative at x = 1e6): the
+// weights beyond kMaxMass (quantile_within) use it; those up to kMaxMass keep the direct form,
+// which the committed results were computed with.
+double log_poisson_mass(double k, double x) {
+  double bd0;
+  if (std::fabs(k - x) < 0.1 * (k + x)) {
+    const double v = (k - x) / (k + x);
+    const double v2 = v * v;
+    double s = (k - x) * v;
+    double ej = 2 * k * v;
+    for (int j = 1; j < 1000; ++j) {
+      ej *= v2;
+      const double next = s + ej / (2 * j + 1);
+      if (next == s) break;
+      s = next;
+    }
+    bd0 = s;
+  } else {
+    bd0 = k * std::log(k / x) + x - k;
+  }
+  const double k2 = k * k;
+  const double stirlerr = 1.0 / (12 * k) - 1.0 / (360 * k * k2) + 1.0 / (1260 * k * k2 * k2);
+  return -bd0 - stirlerr - 0.5 * std::log(2 * 3.14159265358979323846 * k);
+}
+
 }  // namespace
 
 PoissonSurvival::PoissonSurvival(const Eigen::VectorXd& diag, const Eigen::VectorXd& upper,
@@ -66,6 +95,7 @@ void PoissonSurvival::reset(const double* diag, const double* upper, const doubl
   row_[size_t(start) + 1] = 1.0;
   lo_ = hi_ = start;
   v_.assign(1, 1.0);
+  max_mass_ = kMaxMass;
 }
 
 void PoissonSurvival::count_work(uint64_t operations) {
@@ -104,7 +134,7 @@ void PoissonSurvival::extend_to(size_t k) {
 bool PoissonSurvival::evaluate(double t_s, double* s, double* f) {
   if (!(t_s >= 0) || !std::isfinite(t_s)) fail("time must be finite and >= 0", t_s);
   const double x = rate_ * t_s;
-  if (x > kMaxMass) return false;
+  if (x > max_mass_) return false;
   // Terms below k0 are left out when x > kDirectMass (the Poisson lower tail below
   // x - 10 sqrt(x) is at most e^-50); p_k0 from the log of the Poisson mass.
   size_t k0 = 0;
@@ -113,7 +143,8 @@ bool PoissonSurvival::evaluate(double t_s, double* s, double* f) {
     p = std::exp(-x);
   } else {
     k0 = size_t(std::floor(x - 10.0 * std::sqrt(x)));  // >= 355 since x > 600
-    p = std::exp(-x + double(k0) * std::log(x) - log_factorial(double(k0)));
+    p = x <= kMaxMass ? std::exp(-x + double(k0) * std::log(x) - log_factorial(double(k0)))
+                      : std::exp(log_poisson_mass(double(k0), x));
   }
   double sum_s = 0, sum_f = 0;
   for (size_t k = k0;; ++k) {
@@ -148,21 +179,29 @@ double PoissonSurvival::density(double t_s) {
   return f;
 }
 
-bool PoissonSurvival::bracket(double alpha, double rel_width, double* lo_s, double* hi_s) {
+bool PoissonSurvival::bracket(double alpha, double rel_width, double* lo_s, double* hi_s,
+                              double cap_s) {
   if (!(alpha > 0 && alpha < 1)) fail("alpha must be in (0, 1)", alpha);
   // A first guess from the k-step survivals: S(t) is an average of v_k over k ~ Poisson(Lambda
   // t), so it crosses alpha near t = k* / Lambda where v_k* <= alpha (found while extending v,
   // which evaluations near the root need anyway). Then a bracket [a, b] with S(a) > alpha >=
   // S(b) around it, widened by doubling if needed.
+  // With a cap (quantile_within: S(cap_s) <= alpha is known), b never exceeds it, and where
+  // no such k* exists among the terms evaluated at the cap the bracket is [0, cap_s].
   size_t k_star = 0;
+  bool guessed = true;
   while (v_[k_star] > alpha) {
-    if (double(k_star) > kMaxMass) return false;
+    if (double(k_star) > max_mass_) {
+      if (!std::isfinite(cap_s)) return false;
+      guessed = false;
+      break;
+    }
     ++k_star;
     extend_to(k_star);
   }
   const double spread = 3.0 * std::sqrt(double(k_star)) + 2.0;
-  double a = std::max(0.0, (double(k_star) - spread) / rate_);
-  double b = (double(k_star) + spread) / rate_;
+  double a = guessed ? std::min(std::max(0.0, (double(k_star) - spread) / rate_), cap_s) : 0.0;
+  double b = guessed ? std::min((double(k_star) + spread) / rate_, cap_s) : cap_s;
   double sa = 1, sb, f;
   if (a > 0) {
     if (!evaluate(a, &sa, &f)) return false;
@@ -177,7 +216,7 @@ bool PoissonSurvival::bracket(double alpha, double rel_width, double* lo_s, doub
     if (sb <= alpha) break;
     a = b;
     sa = sb;
-    b *= 2;
+    b = std::min(b * 2, cap_s);
   }
   // Start inside the bracket where log S, interpolated linearly, meets log alpha.
   double t = 0.5 * (a + b);
@@ -195,6 +234,20 @@ double PoissonSurvival::quantile(double alpha) {
   if (rate_ == 0) return std::numeric_limits<double>::infinity();
   double a, b;
   if (!bracket(alpha, kRelWidth, &a, &b)) return std::numeric_limits<double>::quiet_NaN();
+  return b;
+}
+
+double PoissonSurvival::quantile_within(double alpha, double cap_s) {
+  if (!(alpha > 0 && alpha < 1)) fail("alpha must be in (0, 1)", alpha);
+  if (!(cap_s > 0) || !std::isfinite(cap_s)) fail("cap must be finite and > 0", cap_s);
+  if (rate_ == 0) return std::numeric_limits<double>::infinity();
+  max_mass_ = std::max(kMaxMass, rate_ * cap_s);
+  double s, f;
+  // S is non-increasing: the quantile is beyond the cap exactly when S(cap) > alpha.
+  if (!evaluate(cap_s, &s, &f)) fail("mass beyond the raised limit", rate_ * cap_s);
+  if (s > alpha) return std::numeric_limits<double>::infinity();
+  double a, b;
+  if (!bracket(alpha, kRelWidth, &a, &b, cap_s)) fail("no bracket below the cap", cap_s);
   return b;
 }
 

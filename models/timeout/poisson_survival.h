@@ -31,6 +31,7 @@
 // at SIGINT/SIGTERM.
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -68,12 +69,23 @@ class PoissonSurvival {
   // usual case); else the lower end of a bracket [a, b] of relative width <= rel_width
   // (>= 1e-12). Same infinity / NaN as quantile().
   double quantile_lower_bound(double alpha, double rel_width);
+  // The quantile when it is at most cap_s (finite, > 0), +infinity when it is later (S(cap_s) >
+  // alpha): the series may then reach mass rate() cap_s (beyond kMaxMass, with Loader's
+  // log-weights), for a cost bounded by the cap: about (rate() cap_s + 10 sqrt(rate() cap_s))
+  // row-product terms of at most n states, the same number of doubles stored twice (v and the
+  // reciprocals), and the bracket's evaluations of about 20 sqrt(rate() cap_s) terms each.
+  // Same convention as quantile() (the upper end of a final bracket of relative width 1e-12).
+  // For callers to whom any quantile beyond cap_s is the same (a timeout longer than the run:
+  // TimeoutTable's run span). Later calls keep the raised mass limit until reset().
+  double quantile_within(double alpha, double cap_s);
 
  private:
   // Makes v_[0..k] available.
   void extend_to(size_t k);
   // [a, b] with S(a) > alpha >= S(b) and b - a <= rel_width b; false beyond kMaxMass.
-  bool bracket(double alpha, double rel_width, double* a, double* b);
+  // With a finite cap_s (quantile_within, S(cap_s) <= alpha known): b <= cap_s.
+  bool bracket(double alpha, double rel_width, double* a, double* b,
+               double cap_s = std::numeric_limits<double>::infinity());
   // S and f at t together (one pass over the terms); false beyond kMaxMass.
   bool evaluate(double t_s, double* s, double* f);
 
@@ -84,6 +96,7 @@ class PoissonSurvival {
   std::vector<double> inv_;           // inv_[k] = 1 / (k + 1)
   Eigen::Index lo_ = 0, hi_ = 0;
   std::vector<double> v_;             // v_0, v_1, ...
+  double max_mass_ = kMaxMass;        // the largest rate() t evaluated (quantile_within raises it)
   // Work (sim/engine/budget.h): state updates of the row products and series terms not yet
   // charged; one unit per 64, charged in batches through charge_chain_work (uniformization.h:
   // chains of kMinChargedChainStates states or more only). Kept across reset(): it changes no

@@ -1,4 +1,5 @@
 #include "models/timeout/silence_chain.h"
+#include "models/timeout/capped_quantile.h"
 #include "models/timeout/far_exit.h"
 #include "models/timeout/uniformization.h"
 #include "sim/engine/internal_error.h"
@@ -116,7 +117,9 @@ double silence_survival(const SilenceChain& c, int64_t s0, double t_s) {
   return uniformized_survival(u, s0, t_s);
 }
 
-double silence_quantile(const SilenceChain& c, int64_t s0, double alpha) {
+double silence_quantile(const SilenceChain& c, int64_t s0, double alpha, const QuantileCap& cap,
+                        double* beyond_cap_s) {
+  if (beyond_cap_s) *beyond_cap_s = std::numeric_limits<double>::quiet_NaN();
   const ExitChain r = region_chain_of(c, s0);
   if (c.loss == 0) return spectral_quantile(r, s0, alpha);
   Eigen::VectorXd d, up, lo;
@@ -131,6 +134,15 @@ double silence_quantile(const SilenceChain& c, int64_t s0, double alpha) {
     return std::numeric_limits<double>::infinity();
   const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0));
   if (e.accurate()) return e.quantile(alpha);
+  // With a run span (a timeout beyond it is never reached: TimeoutTable), a chain of
+  // kMinChargedChainStates states or more takes the exact path whose work the cap bounds and
+  // the cost estimate counts (capped_quantile.h).
+  if (d.size() >= kMinChargedChainStates && std::isfinite(cap.span_s)) {
+    const double cap_s = effective_cap_s(cap, ps.rate());
+    const double q = capped_quantile(d, up, lo, static_cast<Eigen::Index>(s0), alpha, cap_s, ps);
+    if (std::isinf(q) && beyond_cap_s) *beyond_cap_s = cap_s;
+    return q;
+  }
   UniformizedExp u(dense(d, up, lo));
   // A chain of kMinChargedChainStates states or more (a CET chain mapped to hundreds of states)
   // steps one row vector forward and bisects with half-steps (uniformization.h) instead of

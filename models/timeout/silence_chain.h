@@ -19,7 +19,9 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 
+#include "models/timeout/capped_quantile.h"
 #include "models/timeout/exit_chain.h"
 
 namespace fdsim::timeout {
@@ -45,7 +47,12 @@ ExitChain region_chain_of(const SilenceChain& c, int64_t s0);
 // loss = 0 gives exactly survival / spectral_quantile of region_chain_of(c, s0). loss > 0 is
 // computed as a Poisson mixture (poisson_survival.h: exact series, no eigendecomposition),
 // falling back to SpectralExit / uniformization only beyond its range (Lambda t > 5000).
+// With a finite cap.span_s, a chain of kMinChargedChainStates states or more whose cheap paths
+// give up falls back to capped_quantile.h (work bounded by the cap) instead of the uncapped
+// dense uniformization, and returns +infinity for a quantile beyond the cap it used, which it
+// then stores in *beyond_cap_s (NaN otherwise: the value is exact, +infinity meaning never).
 double silence_survival(const SilenceChain& c, int64_t s0, double t_s);
-double silence_quantile(const SilenceChain& c, int64_t s0, double alpha);
+double silence_quantile(const SilenceChain& c, int64_t s0, double alpha,
+                        const QuantileCap& cap = {}, double* beyond_cap_s = nullptr);
 
 }  // namespace fdsim::timeout

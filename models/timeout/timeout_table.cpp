@@ -11,10 +11,12 @@
 #include <optional>
 #include <vector>
 
+#include "models/timeout/capped_quantile.h"
 #include "models/timeout/closed_form_exit.h"
 #include "models/timeout/far_exit.h"
 #include "models/timeout/poisson_survival.h"
 #include "models/timeout/spectral_exit.h"
+#include "models/timeout/uniformization.h"
 
 namespace fdsim::timeout {
 
@@ -109,7 +111,10 @@ void region_diagonals(const ExitChain& c, Eigen::VectorXd* d, Eigen::VectorXd* u
 }
 
 // The exact quantile of a (rounded) region chain: see the header for the choice of method.
-double region_quantile(const ExitChain& c, int64_t s0, double alpha) {
+// With a run span, *beyond_cap_s as in silence_quantile (silence_chain.h).
+double region_quantile(const ExitChain& c, int64_t s0, double alpha, const QuantileCap& cap,
+                       double* beyond_cap_s) {
+  *beyond_cap_s = std::numeric_limits<double>::quiet_NaN();
   if (c.hi - c.lo + 1 > TimeoutTable::kSpectralMaxStates && exit_reachable(c, s0)) {
     Eigen::VectorXd d, up, lo;
     region_diagonals(c, &d, &up, &lo);
@@ -120,11 +125,30 @@ double region_quantile(const ExitChain& c, int64_t s0, double alpha) {
     // (far_exit.h) is "never" without the spectral form's dense fallback (the same T_out).
     if (exit_later_than(c, s0, alpha, kBeyondDurationS))
       return std::numeric_limits<double>::infinity();
+    // With a run span, a chain of kMinChargedChainStates states or more whose spectral form is
+    // ill-conditioned takes the exact path the span bounds (capped_quantile.h) instead of
+    // spectral_quantile's uncapped dense uniformization.
+    if (d.size() >= kMinChargedChainStates && std::isfinite(cap.span_s)) {
+      const SpectralExit e(c, s0);
+      if (e.accurate()) return e.quantile(alpha);
+      const double cap_s = effective_cap_s(cap, ps.rate());
+      const double q =
+          capped_quantile(d, up, lo, static_cast<Eigen::Index>(s0 - c.lo), alpha, cap_s, ps);
+      if (std::isinf(q)) *beyond_cap_s = cap_s;
+      return q;
+    }
   }
   return spectral_quantile(c, s0, alpha);
 }
 
 }  // namespace
+
+void TimeoutTable::set_run_span_s(double span_s) {
+  if (!(span_s > 0)) fdsim::internal_error("fdsim: internal error: run span %.17g s\n", span_s);
+  if (size() != 0)
+    fdsim::internal_error("fdsim: internal error: run span set after quantiles were cached\n");
+  run_span_s_ = span_s;
+}
 
 TimeoutTable::Key TimeoutTable::key_of(const ExitChain& chain, int64_t s0, double alpha) {
   return Key{uint64_t(chain.lo),
@@ -155,13 +179,39 @@ SilenceChain TimeoutTable::rounded(const SilenceChain& chain) {
   return c;
 }
 
-double TimeoutTable::quantile_s(const ExitChain& chain, int64_t s0, double alpha) {
+namespace {
+
+// The cap of a query that has waited need_s, given the largest lower bound already known beyond
+// a cap (`floor`, 0 if none): double the wait, at least double the floor (quantile_needed_s).
+QuantileCap cap_for(double need_s, const double* floor, double span_s) {
+  const double wanted = 2.0 * std::max(need_s, floor ? *floor : 0.0);
+  return QuantileCap{std::min(wanted, span_s), span_s};
+}
+
+}  // namespace
+
+TimeoutTable::Bound TimeoutTable::quantile_needed_s(const ExitChain& chain, int64_t s0,
+                                                    double alpha, double need_s) {
   validate(chain);
   const Key key = key_of(chain, s0, alpha);
-  if (const double* hit = cache_.find(key)) return *hit;
-  const double q = region_quantile(rounded(chain), s0, alpha);
+  if (const double* hit = cache_.find(key)) return {*hit, true};
+  const double* floor = floor_cache_.find(key);
+  if (floor && *floor > need_s) return {*floor, false};
+  double beyond_s;
+  const double q =
+      region_quantile(rounded(chain), s0, alpha, cap_for(need_s, floor, run_span_s_), &beyond_s);
+  // Beyond a cap below the span: a lower bound, kept for the next query. Beyond the span
+  // itself: "never" within the run, as exact as the run needs.
+  if (beyond_s < run_span_s_) {
+    floor_cache_.put(key, beyond_s);
+    return {beyond_s, false};
+  }
   cache_.put(key, q);
-  return q;
+  return {q, true};
+}
+
+double TimeoutTable::quantile_s(const ExitChain& chain, int64_t s0, double alpha) {
+  return quantile_needed_s(chain, s0, alpha, run_span_s_).q_s;
 }
 
 Duration TimeoutTable::to_t_out(double q_s, Duration allowance) const {
@@ -173,32 +223,72 @@ Duration TimeoutTable::to_t_out(double q_s, Duration allowance) const {
   return Duration::ns(static_cast<int64_t>(q_ns)) + allowance;
 }
 
+Duration TimeoutTable::to_t_out(const Bound& b, Duration allowance) const {
+  if (b.exact) return to_t_out(b.q_s, allowance);
+  // A lower bound rounded down to the ns (b.q_s is below the span, far from overflow).
+  return Duration::ns(static_cast<int64_t>(std::floor(b.q_s * 1e9))) + allowance;
+}
+
+namespace {
+
+void check_allowance(Duration allowance) {
+  if (allowance < Duration::zero()) {
+    fdsim::internal_error("fdsim: internal error: negative delay allowance %s\n",
+                          to_string(allowance).c_str());
+  }
+}
+
+}  // namespace
+
 Duration TimeoutTable::t_out(const ExitChain& chain, int64_t s0, double alpha,
                              Duration allowance) {
-  if (allowance < Duration::zero()) {
-    fdsim::internal_error("fdsim: internal error: negative delay allowance %s for chain %s\n",
-                 to_string(allowance).c_str(), describe(chain).c_str());
-  }
+  check_allowance(allowance);
   return to_t_out(quantile_s(chain, s0, alpha), allowance);
 }
 
-double TimeoutTable::quantile_s(const SilenceChain& chain, int64_t s0, double alpha) {
-  if (chain.loss == 0) return quantile_s(region_chain_of(chain, s0), s0, alpha);
+Duration TimeoutTable::t_out_needed(const ExitChain& chain, int64_t s0, double alpha,
+                                    Duration allowance, Duration need, bool* exact) {
+  check_allowance(allowance);
+  const Bound b = quantile_needed_s(chain, s0, alpha, need.seconds());
+  *exact = b.exact;
+  return to_t_out(b, allowance);
+}
+
+TimeoutTable::Bound TimeoutTable::quantile_needed_s(const SilenceChain& chain, int64_t s0,
+                                                    double alpha, double need_s) {
+  if (chain.loss == 0) return quantile_needed_s(region_chain_of(chain, s0), s0, alpha, need_s);
   validate(chain);
   const LossyKey key = key_of(chain, s0, alpha);
-  if (const double* hit = lossy_cache_.find(key)) return *hit;
-  const double q = silence_quantile(rounded(chain), s0, alpha);
+  if (const double* hit = lossy_cache_.find(key)) return {*hit, true};
+  const double* floor = lossy_floor_cache_.find(key);
+  if (floor && *floor > need_s) return {*floor, false};
+  double beyond_s;
+  const double q = silence_quantile(rounded(chain), s0, alpha,
+                                    cap_for(need_s, floor, run_span_s_), &beyond_s);
+  if (beyond_s < run_span_s_) {
+    lossy_floor_cache_.put(key, beyond_s);
+    return {beyond_s, false};
+  }
   lossy_cache_.put(key, q);
-  return q;
+  return {q, true};
+}
+
+double TimeoutTable::quantile_s(const SilenceChain& chain, int64_t s0, double alpha) {
+  return quantile_needed_s(chain, s0, alpha, run_span_s_).q_s;
 }
 
 Duration TimeoutTable::t_out(const SilenceChain& chain, int64_t s0, double alpha,
                              Duration allowance) {
-  if (allowance < Duration::zero()) {
-    fdsim::internal_error("fdsim: internal error: negative delay allowance %s\n",
-                 to_string(allowance).c_str());
-  }
+  check_allowance(allowance);
   return to_t_out(quantile_s(chain, s0, alpha), allowance);
+}
+
+Duration TimeoutTable::t_out_needed(const SilenceChain& chain, int64_t s0, double alpha,
+                                    Duration allowance, Duration need, bool* exact) {
+  check_allowance(allowance);
+  const Bound b = quantile_needed_s(chain, s0, alpha, need.seconds());
+  *exact = b.exact;
+  return to_t_out(b, allowance);
 }
 
 namespace {

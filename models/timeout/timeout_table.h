@@ -36,6 +36,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "models/timeout/bounded_cache.h"
 #include "models/timeout/exit_chain.h"
@@ -57,6 +58,17 @@ RoundedRate round_4_significant(double rate);
 
 class TimeoutTable {
  public:
+  // The run span: no timeout longer than span_s can expire within the caller's run (a silence
+  // starts at time >= 0 and the run ends at its horizon), so any quantile beyond it is as good
+  // as "never". Set once, before the first query (+infinity, the default: every quantile
+  // exact). With a finite span, an exact quantile that the cheap paths cannot give on a chain
+  // of kMinChargedChainStates states or more (Poisson beyond its mass, spectral form
+  // ill-conditioned, no far-exit claim) is computed by capped_quantile.h, whose work the span
+  // bounds, and is +infinity when it exceeds the span; every quantile within the span is the
+  // exact one, so the run's events are those of an uncapped table.
+  void set_run_span_s(double span_s);
+  double run_span_s() const { return run_span_s_; }
+
   Duration t_out(const ExitChain& chain, int64_t s0, double alpha, Duration allowance);
   // The cached exit quantile in seconds (+infinity if never), for the rounded chain.
   double quantile_s(const ExitChain& chain, int64_t s0, double alpha);
@@ -94,6 +106,24 @@ class TimeoutTable {
     double q_s;
     bool exact;
   };
+  // The quantile for a caller that has waited need_s seconds (a silence that reached its lower
+  // bound, a sender's wait for its next extra broadcast) and asks again if its wait outlasts
+  // the answer: {q, true} with the exact value (what quantile_s gives) where a cheap path gives
+  // it, or where the run span's fallback (capped_quantile.h) finds it within its cap; else
+  // {b, false}: the quantile is above b, the fallback's cap, at least twice need_s and twice
+  // the previous such b of the same key (memoised), at most below the span. So the fallback's
+  // work over one wait of length w is at most that of a few caps of 2 w (the caps double: about
+  // 4 rate w x (1.15 S + 197) operations for S states) and a wait that ends sooner costs no
+  // more: what the cost estimate counts (models/loadsharing/cost_bound.h). Without a run span,
+  // or with need_s at least the span, always exact.
+  Bound quantile_needed_s(const ExitChain& chain, int64_t s0, double alpha, double need_s);
+  Bound quantile_needed_s(const SilenceChain& chain, int64_t s0, double alpha, double need_s);
+  // t_out for a caller that has waited `need`: the exact T_out (*exact = true), or a lower bound
+  // rounded down to the ns plus the allowance (*exact = false).
+  Duration t_out_needed(const ExitChain& chain, int64_t s0, double alpha, Duration allowance,
+                        Duration need, bool* exact);
+  Duration t_out_needed(const SilenceChain& chain, int64_t s0, double alpha, Duration allowance,
+                        Duration need, bool* exact);
   static constexpr int64_t kWindow = 8;
   // Region chains up to this many states go through SpectralExit, larger ones through
   // PoissonSurvival (see the header comment).
@@ -106,7 +136,7 @@ class TimeoutTable {
   size_t size() const { return cache_.size() + lossy_cache_.size(); }
   // The most memory the memos of one table ever hold.
   static constexpr size_t max_bytes() {
-    return BoundedCache<7, double>::max_bytes() + BoundedCache<9, double>::max_bytes() +
+    return 2 * (BoundedCache<7, double>::max_bytes() + BoundedCache<9, double>::max_bytes()) +
            BoundedCache<7, Bound>::max_bytes() + BoundedCache<9, Bound>::max_bytes();
   }
 
@@ -119,11 +149,16 @@ class TimeoutTable {
   static LossyKey key_of(const SilenceChain& chain, int64_t s0, double alpha);
   static SilenceChain rounded(const SilenceChain& chain);
   Duration to_t_out(double q_s, Duration allowance) const;
+  Duration to_t_out(const Bound& b, Duration allowance) const;
   BoundedCache<7, double> cache_;
   BoundedCache<9, double> lossy_cache_;
   BoundedCache<7, Bound> bound_cache_;  // the lower bounds, same keys (never in size())
   BoundedCache<9, Bound> lossy_bound_cache_;
+  // The fallback's caps known to be below the quantile (quantile_needed_s), same keys.
+  BoundedCache<7, double> floor_cache_;
+  BoundedCache<9, double> lossy_floor_cache_;
   PoissonSurvival scratch_;  // the bounds' workspace (its buffers only; no state between calls)
+  double run_span_s_ = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace fdsim::timeout

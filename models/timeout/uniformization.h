@@ -24,6 +24,7 @@
 // Lambda = 0 (no transition at all) gives exp(Q t) = I.
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -88,7 +89,11 @@ class UniformizedExp {
 // bisects from the bracket's lower end with half-steps, so every survival evaluation costs one
 // step, not a walk from t = 0. +infinity when Lambda = 0 or the quantile exceeds 1e18 /
 // Lambda seconds (exit_time.cpp; exit_quantile of exit_chain.h is this with rel_tol 1e-9).
+// With a finite cap_s, +infinity as soon as S is known above alpha at a time >= cap_s: the
+// galloping then stops after at most 1 + log2(Lambda cap_s / kMaxStepMass) squarings
+// (fallback_cost.h counts them).
 double uniformized_row_quantile(UniformizedExp& e, Eigen::Index start_index, double alpha,
-                                double rel_tol);
+                                double rel_tol,
+                                double cap_s = std::numeric_limits<double>::infinity());
 
 }  // namespace fdsim::timeout

@@ -242,18 +242,31 @@ void finish_cost_estimate(Scenario& s, Diagnostics& diag) {
   if (s.load_sharing) {
     // Per-task events, queue scans, queued tasks and buddy state (models/loadsharing/
     // cost_bound.h): bounds that need the horizon.
-    const loadsharing::LoadSharingCost ls =
-        loadsharing::load_sharing_cost_bound(*s.load_sharing, s.top.horizon_s, [&] {
-          double values = 1;
-          for (const net::LinkOverride& o : s.network.overrides)
-            if (o.loss || o.loss_model) ++values;
-          return values;
-        }());
+    // The links' loss probabilities and delay allowances (the largest of each), as the model
+    // derives them (loadsharing_model.cpp): a loss model by its stationary rate, a latency law
+    // by q99 - min, at most 1e9 ms.
+    double loss_values = 1, max_loss = s.network.loss, max_allowance_s = 0;
+    if (s.network.loss_model) max_loss = std::max(max_loss, s.network.loss_model->stationary_loss());
+    const auto allowance_s = [](const net::LatencyModel& m) {
+      return std::min(1e9, std::max(0.0, m.quantile_ms(0.99) - m.min_ms())) / 1e3;
+    };
+    if (s.network.latency) max_allowance_s = allowance_s(*s.network.latency);
+    for (const net::LinkOverride& o : s.network.overrides) {
+      if (o.loss || o.loss_model) ++loss_values;
+      if (o.loss) max_loss = std::max(max_loss, *o.loss);
+      if (o.loss_model) max_loss = std::max(max_loss, o.loss_model->stationary_loss());
+      if (o.latency) max_allowance_s = std::max(max_allowance_s, allowance_s(*o.latency));
+    }
+    const loadsharing::LoadSharingCost ls = loadsharing::load_sharing_cost_bound(
+        *s.load_sharing, s.top.horizon_s, loss_values, max_loss, max_allowance_s);
     c.events_per_s += ls.events_per_s;
     c.work_per_s += ls.work_per_s;
     if (!(ls.events_per_s + ls.work_per_s <= c.events_largest)) {
       c.events_largest = ls.events_per_s + ls.work_per_s;
-      c.events_path = "$.workload";
+      // Named after the T_out chains when their computations are most of it (a CET mapping
+      // of many states at a large estimated rate: cost_bound.h).
+      c.events_path = ls.t_out_work_per_s > 0.5 * c.events_largest ? "$.load_sharing.load_index"
+                                                                   : "$.workload";
     }
     scenario::add_memory(c, "$.workload", ls.queue_bytes, ls.queue_formula);
     scenario::add_memory(c, "$.load_sharing.buddy_size", ls.buddy_bytes, ls.buddy_formula);

@@ -1,9 +1,7 @@
 #include "sim/run/scenario_warnings.h"
 
 #include <algorithm>
-#include <cstdio>
 
-#include "models/loadsharing/cost_bound.h"
 
 namespace fdsim::run {
 
@@ -27,25 +25,6 @@ std::string fault_that_crashes(const faults::FaultsConfig& f, NodeId n) {
   return {};
 }
 
-// dense_t_out (scenario_warnings.h), or nothing.
-void warn_dense_t_out(const Scenario& s, std::vector<std::string>* out) {
-  if (!s.load_sharing) return;
-  const loadsharing::LoadSharingCost c =
-      loadsharing::load_sharing_cost_bound(*s.load_sharing, s.top.horizon_s);
-  if (!(c.t_out_states > 0)) return;
-  const bool cet = s.load_sharing->load_index == loadsharing::LoadIndex::cet;
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "%s: the Hou-Shin T_out chains have about %.0f states; where a region is "
-                "near-critical (estimated lambda close to mu) T_out falls back to the dense "
-                "uniformization, up to %.2g work units per computation, which the cost estimate "
-                "does not count, so such a run can stop at its work budget (--max-events raises "
-                "it; docs/scenario-format.md, \"Cost estimate\")",
-                cet ? "$.load_sharing.load_index" : "$.load_sharing.th_f", c.t_out_states,
-                c.t_out_fallback_units);
-  out->push_back(buf);
-}
-
 }  // namespace
 
 std::vector<std::string> scenario_warnings(const Scenario& s) {
@@ -66,7 +45,6 @@ std::vector<std::string> scenario_warnings(const Scenario& s) {
           "shrink; name two or more locators to model a production cluster "
           "(docs/models/geode-membership.md, \"A single locator\")");
   }
-  warn_dense_t_out(s, &out);
   return out;
 }
 

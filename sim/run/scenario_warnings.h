@@ -11,12 +11,6 @@
 //   locator), and under the `wiki` profile a suspicion reaches a non-locator coordinator only
 //   through its one random recipient, so crashes go undetected and the view shrinks
 //   (docs/models/geode-membership.md, "A single locator").
-// - dense_t_out: a hou_shin* arm whose T_out chains have S >= 64 states (load_index "cet" with
-//   a large estimated mu, or a large ql th_f). A near-critical region (estimated lambda close to
-//   mu) makes T_out fall back to the dense uniformization, up to 63 S^3 / 64 work units per
-//   computation, which the cost estimate does not count (models/loadsharing/cost_bound.h): such
-//   a run stops at its work budget. Regions whose exit lies against a strong drift do not fall
-//   back (models/timeout/far_exit.h).
 
 #include <string>
 #include <vector>

@@ -4,8 +4,8 @@
 // th_f 5 s) with one hou_shin arm, loss 0.005 and process crashes. With an execution prior of
 // 1000 per s the thresholds map to T_out chains of 1 000 states (the mapping's clamp); with an
 // arrival prior near it (arrival_prior_per_s > 0, e.g. 990) the regions are near-critical and
-// T_out falls back to the dense uniformization (models/timeout/far_exit.h says why the default
-// arrival prior does not).
+// T_out takes the run span's fallback (models/timeout/capped_quantile.h; far_exit.h says why
+// the default arrival prior does not).
 
 #include <nlohmann/json.hpp>
 

@@ -65,37 +65,5 @@ TEST(ScenarioWarnings, NoWarningWithTwoLocatorsOrALocatorNoFaultReaches) {
       "detectors": {"arms": [{"name": "a", "detector": {"kind": "fixed"}}]}})").empty());
 }
 
-// A load-sharing scenario with one Hou-Shin arm, under the CET load index with the given
-// execution prior rate (per second; th_f 5 s maps to min(5 x rate, 1000) + 1 queue lengths,
-// plus the top region's 42 states).
-std::string cet_with_prior(double rate_per_s, const char* diagnosis = "hou_shin") {
-  return R"({"name": "t", "horizon_s": 60, "nodes": {"count": 4},
-      "workload": {"arrival_rate_per_s": 0.5,
-                   "execution": {"distribution": "exponential", "rate_per_s": 1.0}},
-      "load_sharing": {"load_index": "cet", "th_u": 1.5, "th_f": 5,
-        "estimation": {"execution_prior_shape": )" +
-         std::to_string(rate_per_s) + R"(, "execution_prior_exposure_s": 1},
-        "arms": [{"name": "a", "diagnosis": ")" + diagnosis + R"("}]}})";
-}
-
-// 1 000 + 1 + 42 = 1 043 states: 63 x 1043^3 / 64 = 1.1e9 units per fallback.
-TEST(ScenarioWarnings, DenseTOutChainsThatTheEstimateDoesNotCount) {
-  const auto w = warnings_of(cet_with_prior(1000));
-  ASSERT_EQ(w.size(), 1u);
-  EXPECT_EQ(w[0].rfind("$.load_sharing.load_index: the Hou-Shin T_out chains have about 1043 "
-                       "states; where a region is near-critical",
-                       0),
-            0u)
-      << w[0];
-  EXPECT_NE(w[0].find("up to 1.1e+09 work units per computation"), std::string::npos) << w[0];
-}
-
-TEST(ScenarioWarnings, NoDenseTOutWarningForSmallChainsOrWithoutAHouShinArm) {
-  // Twice the fastest execution law's rate, 2 per s: 5 x 2 + 1 + 42 = 53 states (< 64).
-  EXPECT_TRUE(warnings_of(cet_with_prior(1)).empty());
-  // A large chain, but no arm computes T_out.
-  EXPECT_TRUE(warnings_of(cet_with_prior(1000, "oracle")).empty());
-}
-
 }  // namespace
 }  // namespace fdsim::run
