@@ -76,8 +76,8 @@ def cet(prior_shape, arrival_prior=None):
     s = cet_base(prior_shape)
     if arrival_prior is not None:
         # The estimated input rate starts near the execution rate: near-critical regions of
-        # hundreds of states, whose T_out falls back to the dense uniformization (not estimated:
-        # validate warns; the run stops at its work budget).
+        # hundreds of states, whose T_out takes the run span's fallback
+        # (models/timeout/capped_quantile.h), counted by the estimate.
         s["load_sharing"]["estimation"].update({"arrival_prior_shape": arrival_prior,
                                                 "arrival_prior_exposure_s": 1})
     return s

@@ -23,7 +23,8 @@
 // from exp(log of the Poisson mass, ln k0! by Stirling's series), which costs about 1e-11 relative in S at
 // the largest masses. Where Lambda t would exceed kMaxMass (the cost grows as Lambda t times
 // the number of states) the object gives up: quantile() returns NaN and callers use the slower
-// paths (spectral_exit.h, uniformization.h). The results agree with those paths and with
+// paths (spectral_exit.h, uniformization.h), or quantile_within, which goes beyond kMaxMass up
+// to a cap the caller gives (capped_quantile.h). The results agree with those paths and with
 // Eigen's matrix exponential to about 1e-10 relative (tested). Memory: a few vectors of n
 // doubles and one double per term; deterministic (no state but the inputs). Work: a chain of
 // kMinChargedChainStates states or more charges one unit per 64 state updates and series terms

@@ -21,15 +21,19 @@
 // each falling back to the slower paths (SpectralExit where accurate, else the uniformization
 // of exit_chain.h / uniformization.h) beyond its range, except where far_exit.h proves the
 // quantile beyond every Duration (then +infinity, which T_out maps to "never" as it would map
-// the slow paths' value). All of them return the upper end of
-// a bracket of relative width <= 1e-12 around the same mathematical quantile, so they agree to
-// about 1e-10 relative (tested).
+// the slow paths' value). With a run span (set_run_span_s, as every simulation sets it), a
+// chain of kMinChargedChainStates states or more takes capped_quantile.h instead of the
+// uncapped uniformization, up to a cap that grows with the caller's wait (quantile_needed_s).
+// All of them return the upper end of a bracket of relative width <= 1e-12 around the same
+// mathematical quantile, so they agree to about 1e-10 relative (tested).
 //
-// Memory: the values are memoized in four bounded memos (bounded_cache.h: 2048 slots, at most
-// 1024 entries each, emptied when full; a deterministic function of the queries, and since
-// every stored value is a function of its key alone, hits and misses never change a result).
-// The bound is max_bytes() per table (688 128 bytes on x86-64, tested <= 2 MB), whatever the
-// run (before issue 13 item 7 the memos were std::maps that grew by one entry per key). The
+// Memory: the values are memoized in six bounded memos (bounded_cache.h: 2048 slots, at most
+// 1024 entries each, emptied when full; a deterministic function of the queries). Exact values
+// and the cheap lower bounds are functions of their key alone, so hits and misses never change
+// them; the fallback's bounds (quantile_needed_s) depend on the waits asked about, and only
+// move the instants at which a caller asks again, never the exact value it gets at last.
+// The bound is max_bytes() per table (tested <= 2 MB), allocated only as the memos fill,
+// whatever the run (before issue 13 item 7 the memos were std::maps that grew by one entry per key). The
 // bounds' scratch PoissonSurvival adds a few vectors of at most 17 states and two doubles per
 // series term (at most about kMaxMass = 5000 terms: 80 KB). One table per model instance (no
 // globals); not thread-safe.

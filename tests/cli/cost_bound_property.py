@@ -124,7 +124,8 @@ def stress(d, rng):
     """One hostile stressor on top: a starved host (bounded or not), a large buddy set, batch
     arrivals, a Geode suspicion fan-out to the whole view with half the nodes partitioned or
     crashed, one of the Geode stressors (geode_stressor), the CET load index with a fast
-    execution prior (large T_out chains), or a lossy, slow network."""
+    execution prior (large T_out chains, near-critical with an arrival prior near it), or a
+    lossy, slow network."""
     n = d["nodes"]["count"]
     kinds = ["starved", "network"]  # every model
     if "load_sharing" in d:
@@ -176,8 +177,14 @@ def stress(d, rng):
         ls["load_index"] = "cet"
         ls["th_u"] = rng.choice([0.5, 1.5])
         ls["th_f"] = rng.choice([2, 5])
-        ls["estimation"] = {"execution_prior_shape": rng.choice([1, 5, 10, 20]),
-                            "execution_prior_exposure_s": 1}
+        prior = rng.choice([1, 5, 10, 20, 200, 1000])
+        ls["estimation"] = {"execution_prior_shape": prior, "execution_prior_exposure_s": 1}
+        if rng.random() < 0.5:
+            # An arrival prior near the execution prior: near-critical regions of up to a
+            # thousand states, whose T_out takes the run span's fallback
+            # (models/timeout/capped_quantile.h).
+            ls["estimation"].update({"arrival_prior_shape": 0.99 * prior,
+                                     "arrival_prior_exposure_s": 1})
     else:
         net["loss"] = rng.choice([0.05, 0.3])
         net["latency"] = {"model": "exponential", "min_ms": 1, "mean_ms": rng.choice([5, 200])}
