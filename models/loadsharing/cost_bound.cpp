@@ -8,6 +8,7 @@
 #include "models/loadsharing/loss_tolerance.h"
 #include "models/timeout/capped_quantile.h"
 #include "models/timeout/exit_chain.h"
+#include "models/timeout/timeout_table.h"
 #include "models/timeout/uniformization.h"
 
 namespace fdsim::loadsharing {
@@ -185,12 +186,14 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
                            g(per_query) + " units + " + g(waiters) + " waiters x " +
                            g(per_wait_s) + " units per s (chains of " + g(states) +
                            " states at rate " + g(rate) + " per s)";
-    c.t_out_bytes = at_span.bytes_any_cap + 16.0 * kPoissonTerms + 64.0 * 8.0 * states;
+    // + the table's memos at their bound (the fallback's floor memos fill only here).
+    c.t_out_bytes = at_span.bytes_any_cap + 16.0 * kPoissonTerms + 64.0 * 8.0 * states +
+                    double(timeout::TimeoutTable::max_bytes());
     c.t_out_bytes_formula =
         "T_out chains of about " + g(states) + " states (th_f " + g(cfg.thresholds.th_f) +
         (cfg.load_index == LoadIndex::cet ? " s x mu " + g(mu) + " per s" : std::string()) +
         " + 42): one computation within the run span " + g(span_s) + " s at rate " + g(rate) +
-        " per s";
+        " per s, and the memos";
   }
   c.work_per_s = scan + c.t_out_work_per_s;
   c.events_formula = "tasks " + g(tasks) + " per s x (8 + 4 x buddies " + g(b) +

@@ -242,6 +242,11 @@ double PoissonSurvival::quantile_within(double alpha, double cap_s) {
   if (!(cap_s > 0) || !std::isfinite(cap_s)) fail("cap must be finite and > 0", cap_s);
   if (rate_ == 0) return std::numeric_limits<double>::infinity();
   max_mass_ = std::max(kMaxMass, rate_ * cap_s);
+  // The terms an evaluation at the cap reaches (x + 10 sqrt(x) and the tail), reserved at once:
+  // growth by doubling would hold up to twice them (the cost estimate counts 16 B per term).
+  const size_t terms = size_t(max_mass_ + 10.0 * std::sqrt(max_mass_) + 128.0);
+  if (v_.capacity() < terms) v_.reserve(terms);
+  if (inv_.capacity() < terms) inv_.reserve(terms);
   double s, f;
   // S is non-increasing: the quantile is beyond the cap exactly when S(cap) > alpha.
   if (!evaluate(cap_s, &s, &f)) fail("mass beyond the raised limit", rate_ * cap_s);

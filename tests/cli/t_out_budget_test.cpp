@@ -92,4 +92,26 @@ TEST_F(TOutBudget, NearCriticalCetChainsRunWithinTheirEstimate) {
   }
 }
 
+// The same chains while three nodes are down from 2 s to the horizon: their observers' silences
+// outlast every bound, so the fallback's caps double up to the run span (the estimate's
+// per-second-of-waiting term) and its series hold up to mass rate x span, 16 B per term (the
+// estimate's memory term): work and peak heap within the estimate itself (1.2 s in Release,
+// about 40 under AddressSanitizer). Failed before the series' vectors were reserved at once
+// (their doubling growth held up to twice them) and the memos' bound was in the estimate: a
+// peak of 2.41 MB against an estimate of 2.00 MB (43.2 MB against 20.3 MB with a 600 s
+// horizon).
+TEST_F(TOutBudget, LongSilencesOfNearCriticalChainsStayWithinTheEstimate) {
+  json doc = cet_scenario(1000, 30, 1, 990);
+  doc["faults"] = {{{"kind", "crash"}, {"at_s", 2}, {"nodes", {0, 1, 2}}}};
+  write("cet.json", doc.dump());
+  const fdsim::test::Result r = fdsim("run cet.json --out out --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json result = json::parse(file("out/cet-seed8-rep0.json"));
+  const json& budget = result["run_stats"]["budget"];
+  const json& sim = result["run_stats"]["simulations"][0];
+  EXPECT_LE(sim["work_count"].get<double>(), budget["estimated_events_count"].get<double>());
+  EXPECT_LE(sim["peak_heap_bytes"].get<double>(), budget["estimated_memory_bytes"].get<double>());
+  EXPECT_GT(result["metrics"]["hs05"]["detections_count"].get<double>(), 0);
+}
+
 }  // namespace t_out_budget_cli
