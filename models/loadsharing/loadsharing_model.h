@@ -227,6 +227,8 @@ class LoadSharingModel : public Model, private net::HostListener {
   TaskLedger ledger_;
   SuspicionRecorder recorder_;
   timeout::TimeoutTable timeouts_;
+  // The broadcast records' T_out (traced runs only; loadsharing_diagnosis.cpp says why apart).
+  std::unique_ptr<timeout::TimeoutTable> trace_timeouts_;
   std::vector<NodeRuntime> nodes_;
   std::vector<View> views_;                         // per pair (observer, k)
   std::vector<std::unique_ptr<Watchdog>> silence_;  // per pair, fixed and hou_shin arms
