@@ -18,6 +18,7 @@
 #include "models/timeout/timeout_table.h"
 #include "models/timeout/uniformization.h"
 #include "sim/engine/budget.h"
+#include "tests/timeout/silence_chain_diagonals.h"
 
 namespace fdsim::timeout {
 namespace capped_quantile_test {
@@ -38,23 +39,8 @@ SilenceChain chain() {
   return c;
 }
 
-struct Diagonals {
-  Eigen::VectorXd d, up, lo;
-};
-Diagonals diagonals_of(const SilenceChain& c) {
-  const int64_t n = c.top() + 1;
-  Diagonals g{Eigen::VectorXd(n), Eigen::VectorXd(n - 1), Eigen::VectorXd(n - 1)};
-  for (int64_t s = 0; s < n; ++s) {
-    const double birth = s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))];
-    g.d(s) = -(birth + (s >= 1 ? c.mu : 0.0));
-    if (s + 1 < n) {
-      const double keep = c.region_of(s) == c.region_of(s + 1) ? 1.0 : c.loss;
-      g.up(s) = birth * keep;
-      g.lo(s) = c.mu * keep;
-    }
-  }
-  return g;
-}
+using test::Diagonals;
+using test::diagonals_of;
 
 Eigen::MatrixXd dense(const Diagonals& g) {
   Eigen::MatrixXd q = g.d.asDiagonal();

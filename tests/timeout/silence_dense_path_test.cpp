@@ -15,6 +15,7 @@
 #include "models/timeout/spectral_exit.h"
 #include "models/timeout/uniformization.h"
 #include "sim/engine/budget.h"
+#include "tests/timeout/silence_chain_diagonals.h"
 
 namespace fdsim::timeout {
 namespace silence_dense_path_test {
@@ -31,25 +32,8 @@ SilenceChain top_region_drifting_up() {
   return c;
 }
 
-struct Diagonals {
-  Eigen::VectorXd d, up, lo;
-};
-// The sub-generator of the silence chain by its diagonals (silence_chain.h: a birth-death chain
-// over all regions whose crossings of a region boundary keep weight `loss`).
-Diagonals diagonals_of(const SilenceChain& c) {
-  const int64_t n = c.top() + 1;
-  Diagonals g{Eigen::VectorXd(n), Eigen::VectorXd(n - 1), Eigen::VectorXd(n - 1)};
-  for (int64_t s = 0; s < n; ++s) {
-    const double birth = s == c.top() ? 0.0 : c.lambda[size_t(c.region_of(s))];
-    g.d(s) = -(birth + (s >= 1 ? c.mu : 0.0));
-    if (s + 1 < n) {
-      const double keep = c.region_of(s) == c.region_of(s + 1) ? 1.0 : c.loss;
-      g.up(s) = birth * keep;
-      g.lo(s) = c.mu * keep;
-    }
-  }
-  return g;
-}
+using test::Diagonals;
+using test::diagonals_of;
 
 TEST(SilenceDensePath, ARowStepQuantileMatchesTheIndependentSurvival) {
   const SilenceChain c = top_region_drifting_up();
