@@ -169,7 +169,9 @@ LoadSharingCost load_sharing_cost_bound(const LoadSharingConfig& cfg, double hor
         : cfg.delay_allowance ? cfg.delay_allowance->seconds()
                               : max_allowance_s;
     const double losses = cfg.loss_allowance ? 1.0 : std::max(1.0, loss_values);
-    const double queries_per_s = tasks * 2.0 * losses;
+    // Twice: a traced run (output.trace or --trace) computes each broadcast's T_out once more
+    // for its record, in a table of its own, at the first cap (loadsharing_diagnosis.cpp).
+    const double queries_per_s = tasks * 2.0 * losses * 2.0;
     const double ops = kPoissonTerms * (states + kTOutEvaluations) + states * states +
                        kTOutEvaluations * states;
     const double per_query = ops / 64.0 + first.work_units + 4.0 * rate * margin_s * per_mass;

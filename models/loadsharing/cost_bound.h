@@ -19,7 +19,8 @@
 //   buddy lists, load tables and per-buddy estimators (kBytesPerBuddyEntry, measured at
 //   184 B without diagnosis to 411 B with hou_shin arms, n = 1 000, b = 999).
 // - T_out work (chains of 64 states or more, e.g. the CET load index with a large estimated
-//   mu): computations per second ~ tasks x 2 broadcasts x loss values, each at most
+//   mu): computations per second ~ tasks x 2 broadcasts x loss values x 2 (a traced run's
+//   records compute them once more), each at most
 //   kPoissonTerms x (S + kTOutEvaluations) + S^2 + kTOutEvaluations x S operations / 64 units
 //   (the Poisson and spectral paths) plus the exact fallback within the run span
 //   (timeout/capped_quantile.h), at the rates the estimators may report (cost_bound.cpp).

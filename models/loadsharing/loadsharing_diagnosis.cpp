@@ -276,18 +276,24 @@ void LoadSharingModel::broadcast(NodeId n, BroadcastKind kind) {
                         {"region_input_per_s",
                          {b.estimates.region_input_per_s[0], b.estimates.region_input_per_s[1],
                           b.estimates.region_input_per_s[2]}}};
-    // The T_out this broadcast implies, as the sender computes it (its largest allowance), up
-    // to the run span, in a table of its own: the model's table answers the fallback's chains
-    // with bounds that depend on the waits asked about (timeout_table.h), and a traced run must
-    // ask what an untraced one asks.
+    // The T_out this broadcast implies, as the sender computes it (its largest allowance), in
+    // a table of its own: the model's table answers the fallback's chains with bounds that
+    // depend on the waits asked about (timeout_table.h), and a traced run must ask what an
+    // untraced one asks. Asked as by a sender that has not waited yet, so that a record costs
+    // no more than one of the model's computations (the cost estimate counts both): where the
+    // run span's fallback does not reach the quantile at its first cap, the record carries that
+    // lower bound instead (t_out_at_least_s).
     if (arm_.needs_t_out()) {
       if (!trace_timeouts_) {
         trace_timeouts_ = std::make_unique<timeout::TimeoutTable>();
         trace_timeouts_->set_run_span_s(timeouts_.run_span_s());
       }
-      const Duration t_out = hou_shin_timeout(*trace_timeouts_, b, cfg_.thresholds,
-                                              cfg_.load_index, arm_.alpha, sender_allowance_[n]);
-      f["t_out_s"] = t_out >= kNever ? nlohmann::json() : nlohmann::json(t_out.seconds());
+      bool exact = true;
+      const Duration t_out =
+          hou_shin_timeout_needed(*trace_timeouts_, b, cfg_.thresholds, cfg_.load_index,
+                                  arm_.alpha, sender_allowance_[n], 0.0, Duration::zero(), &exact);
+      f["t_out_s"] = !exact || t_out >= kNever ? nlohmann::json() : nlohmann::json(t_out.seconds());
+      if (!exact) f["t_out_at_least_s"] = t_out.seconds();
     }
     trace(n, "broadcast", f);
   }

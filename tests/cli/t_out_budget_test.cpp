@@ -22,15 +22,16 @@ class TOutBudget : public fdsim::test::TempDirTest {};
 using fdsim::test::cet_scenario;
 
 // Chains of min(5 s x 1000 per s, 1000) + 1 + 42 = 1043 states at rate 1000 + 15 per s (mu's
-// prior, twice the 7.5 tasks per second): 15 computations per s, each 5774 x (1043 + 200) +
-// 1043^2 + 200 x 1043 operations / 64 and a first fallback cap at mass 5 000, and 60 observer
-// pairs each waiting at most 4 x 1015 x (1.1542 x 1043 + 197) / 64 units per s: about 5.4e8
-// per simulation (1.2e8 before the fallback was counted; 2.2e4 events before T_out work was).
+// prior, twice the 7.5 tasks per second): 30 computations per s (15 broadcasts, and their
+// records in a traced run), each 5774 x (1043 + 200) + 1043^2 + 200 x 1043 operations / 64 and
+// a first fallback cap at mass 5 000, and 60 observer pairs each waiting at most 4 x 1015 x
+// (1.1542 x 1043 + 197) / 64 units per s: about 7.6e8 per simulation (1.2e8 before the
+// fallback was counted; 2.2e4 events before T_out work was).
 TEST_F(TOutBudget, TheEstimateCountsTOutWork) {
   write("cet.json", cet_scenario(1000).dump());
   const fdsim::test::Result r = fdsim("validate cet.json");
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("and 5.37569e+08 events"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("and 7.55218e+08 events"), std::string::npos) << r.out;
 }
 
 // With the default arrival prior the 1 043-state chains of an idle node's region {0..300}
