@@ -72,14 +72,7 @@ double capped_quantile(const Eigen::VectorXd& diag, const Eigen::VectorXd& upper
                        double cap_s, PoissonSurvival& ps) {
   const Eigen::Index n = diag.size();
   if (!fallback_cost(double(n), ps.rate(), cap_s).dense) return ps.quantile_within(alpha, cap_s);
-  // Work (sim/engine/budget.h): the n^2 entries of the dense generator.
-  charge_chain_work(n, uint64_t(n) * uint64_t(n) / 64);
-  Eigen::MatrixXd q = diag.asDiagonal();
-  for (Eigen::Index i = 0; i + 1 < n; ++i) {
-    q(i, i + 1) = upper(i);
-    q(i + 1, i) = lower(i);
-  }
-  UniformizedExp u(q);
+  UniformizedExp u(dense_generator(diag, upper, lower));
   return uniformized_row_quantile(u, start, alpha, kQuantileRelWidth, cap_s);
 }
 

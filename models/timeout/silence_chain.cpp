@@ -44,18 +44,6 @@ void diagonals(const SilenceChain& c, Eigen::VectorXd* d, Eigen::VectorXd* up,
   }
 }
 
-Eigen::MatrixXd dense(const Eigen::VectorXd& d, const Eigen::VectorXd& up,
-                      const Eigen::VectorXd& lo) {
-  // Work (sim/engine/budget.h): n^2 entries, one unit per 64.
-  charge_chain_work(d.size(), uint64_t(d.size()) * uint64_t(d.size()) / 64);
-  Eigen::MatrixXd q = d.asDiagonal();
-  for (Eigen::Index i = 0; i + 1 < d.size(); ++i) {
-    q(i, i + 1) = up(i);
-    q(i + 1, i) = lo(i);
-  }
-  return q;
-}
-
 // The slow, always accurate path (uniformization.h): survival, and the quantile by doubling
 // then bisection to 1e-12 relative (upper end of the bracket).
 double uniformized_survival(UniformizedExp& u, int64_t s0, double t) {
@@ -113,7 +101,7 @@ double silence_survival(const SilenceChain& c, int64_t s0, double t_s) {
   if (!std::isnan(s)) return s;
   const SpectralExit e(d, up, lo, static_cast<Eigen::Index>(s0));
   if (e.accurate()) return e.survival(t_s);
-  UniformizedExp u(dense(d, up, lo));
+  UniformizedExp u(dense_generator(d, up, lo));
   return uniformized_survival(u, s0, t_s);
 }
 
@@ -143,7 +131,7 @@ double silence_quantile(const SilenceChain& c, int64_t s0, double alpha, const Q
     if (std::isinf(q) && beyond_cap_s) *beyond_cap_s = cap_s;
     return q;
   }
-  UniformizedExp u(dense(d, up, lo));
+  UniformizedExp u(dense_generator(d, up, lo));
   // A chain of kMinChargedChainStates states or more (a CET chain mapped to hundreds of states)
   // steps one row vector forward and bisects with half-steps (uniformization.h) instead of
   // walking from t = 0 at every bisection step (uniformized_quantile): the same quantile to the

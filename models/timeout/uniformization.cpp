@@ -23,6 +23,18 @@ void charge_chain_work(int64_t states, uint64_t units) {
   if (states >= kMinChargedChainStates && units > 0) charge_work(units);
 }
 
+Eigen::MatrixXd dense_generator(const Eigen::VectorXd& diag, const Eigen::VectorXd& upper,
+                                const Eigen::VectorXd& lower) {
+  // Work (sim/engine/budget.h): n^2 entries, one unit per 64.
+  charge_chain_work(diag.size(), uint64_t(diag.size()) * uint64_t(diag.size()) / 64);
+  Eigen::MatrixXd q = diag.asDiagonal();
+  for (Eigen::Index i = 0; i + 1 < diag.size(); ++i) {
+    q(i, i + 1) = upper(i);
+    q(i + 1, i) = lower(i);
+  }
+  return q;
+}
+
 // sum_k Pois(k; x) P^k v (or v' P^k for a row: `transpose`) for x <= kMaxStepMass, with P
 // tridiagonal and no allocation inside the loop.
 Eigen::VectorXd UniformizedExp::series(const Eigen::VectorXd& v0, double x, bool transpose) const {

@@ -41,6 +41,11 @@ inline constexpr int64_t kMinChargedChainStates = 64;
 // Charges `units` (sim/engine/budget.h) when `states` >= kMinChargedChainStates.
 void charge_chain_work(int64_t states, uint64_t units);
 
+// The dense sub-generator of a tridiagonal chain given by its diagonals (diag: n entries, upper
+// Q(i,i+1) and lower Q(i+1,i): n - 1), charging its n^2 entries (charge_chain_work).
+Eigen::MatrixXd dense_generator(const Eigen::VectorXd& diag, const Eigen::VectorXd& upper,
+                                const Eigen::VectorXd& lower);
+
 class UniformizedExp {
  public:
   static constexpr double kMaxStepMass = 100.0;  // e^-100 = 4e-44: p_0 does not underflow
